@@ -11,7 +11,7 @@
 # is missing.
 set -euo pipefail
 
-pkgs=(libuv1-dev libsqlite3-dev libjansson-dev libxxhash-dev check libsubunit-dev pkg-config python3 sqlite3)
+pkgs=(libuv1-dev libsqlite3-dev libjansson-dev libxxhash-dev check libsubunit-dev pkg-config python3 sqlite3 gnuplot-nox)
 case ${1:-} in
 "") ;;
 --fuzz) pkgs+=(clang) ;;

@@ -1,281 +1,151 @@
-/* query.c — `gsearch query`: what a sweep found, read from the store.
+/* query.c — `gsearch query`: the command line of the reports in query/.
  *
- * This first set of reports answers the morning-after questions: how did
- * the sweep go (summary), what was fastest (top), and how far the
- * hand-picked configuration is from the searched optimum, and why
- * (compare).  Everything is read through the store's views with bound
- * parameters; no user text is spliced into SQL. */
+ * This file reads the options, checks which go with which report, opens the
+ * store read-only and hands over; the reports themselves live in query/. */
 #include "cmd/cmd.h"
-#include "store/store.h"
+#include "query/query.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 const char gs_help_query[] =
-	"usage: gsearch query DB (summary | top [-n N] | compare) [--sweep ID]\n"
+	"usage: gsearch query [DB] REPORT [--sweep ID|latest] [--where EXPR] [--csv|--json]\n"
+	"         REPORT: summary | top [-n N] [--by FIELD] | pareto --min FIELD --max FIELD ...\n"
+	"                 | compare [--sweeps A,B] | sensitivity PARAM | export --csv|--json|--t4\n"
 	"\n"
-	"Reports from a store written by `gsearch run`:\n"
-	"  summary   per sweep: space, device, counts by outcome, the best time, the\n"
-	"            baseline's time and rank, wall, compile-busy and device-busy time\n"
-	"  top       the fastest `ok` configurations with their parameters, time, spread,\n"
-	"            registers, shared memory, blocks per SM, occupancy and limiter\n"
-	"  compare   the hand-picked baseline against the searched optimum: both times,\n"
-	"            the speed-up and the reduction in time, the baseline's rank and\n"
-	"            percentile, the parameters that differ and the resources of both\n"
+	"Reports on a store written by `gsearch run` (DB; default: the newest\n"
+	"results/*.db):\n"
+	"  summary      per sweep: space, device, when, counts by outcome, the best\n"
+	"               configuration, the baseline's time and rank, wall, busy times\n"
+	"               and the overhead factor\n"
+	"  top          the fastest ok configurations: time, spread, registers, shared\n"
+	"               memory, blocks per SM, occupancy, metrics and parameters\n"
+	"  pareto       the configurations no other beats on every objective, sorted;\n"
+	"               --min FIELD and --max FIELD, as many as wanted\n"
+	"  compare      the hand-picked baseline against the searched optimum: times,\n"
+	"               speed-up, rank and percentile, the parameters that differ and\n"
+	"               the resources of both; --sweeps A,B: where A's optimum ranks on\n"
+	"               B and how much slower it is there than B's own\n"
+	"  sensitivity  for each value of PARAM, the best, median and worst time over\n"
+	"               the rest of the space, and the time with every other parameter\n"
+	"               at the optimum's values\n"
+	"  export       every configuration with its outcome and figures, as CSV, JSON\n"
+	"               or T4 (the auto-tuning community's results format)\n"
+	"\n"
+	"Fields are the parameters, time_ms min_ms iqr_ms reps registers (regs)\n"
+	"static_smem (smem) local_bytes spill_stores spill_loads blocks_per_sm occupancy\n"
+	"limiter energy_j power_w sm_clock_mhz temp_c max_abs_err max_rel_err status idx\n"
+	"baseline, the metrics (gflops, ...) and the emulator's counters.\n"
 	"\n"
 	"options:\n"
-	"  --sweep ID        the sweep (default: the newest)\n"
-	"  -n N              rows of `top` (default 10)\n"
-	"  -h, --help        this help\n";
+	"  --sweep ID         the sweep (default: the newest; `summary`: all)\n"
+	"  --where EXPR       only configurations where EXPR, an expression of the space\n"
+	"                     language over fields, is true: --where 'TILE >= 16 and\n"
+	"                     registers <= 32'; one whose field is empty is left out\n"
+	"  --csv, --json      for scripts, instead of a table\n"
+	"  --plot FILE        also draw FILE.png or FILE.svg with gnuplot (top, pareto,\n"
+	"                     sensitivity)\n"
+	"  -n N               rows of `top` (default 10)\n"
+	"  --by FIELD         rank `top` (default time_ms) or measure `sensitivity` by it\n"
+	"  --asc, --desc      the order of --by (default: lower first, but higher first\n"
+	"                     for occupancy, blocks_per_sm and metrics)\n"
+	"  --min/--max FIELD  an objective of `pareto` to minimize or maximize\n"
+	"  --sweeps A,B       `compare` two sweeps of the same space\n"
+	"  --t4               `export` in T4 JSON\n"
+	"  -h, --help         this help\n";
 
-static int fail(sqlite3 *db, const char *what)
+static const char *const reports[] = { "summary", "top",         "pareto", "compare",
+				       "sensitivity", "export" };
+
+static int is_report(const char *s)
 {
-	fprintf(stderr, "gsearch: error: %s: %s\n", what, sqlite3_errmsg(db));
-	return GS_EXIT_ERRORS;
+	for (size_t i = 0; i < GS_ARRAY_SIZE(reports); i++)
+		if (!strcmp(reports[i], s))
+			return 1;
+	return 0;
 }
 
-/* The sweep's parameter names, from its params_json. */
-static size_t param_names(sqlite3 *db, int64_t sweep, char ***names)
+static int parse_id(const char *s, int64_t *id)
 {
-	sqlite3_stmt *q;
-	size_t n = 0;
-	*names = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT params_json FROM sweep WHERE id = ?1", -1, &q, NULL))
+	char *end;
+	if (!strcmp(s, "latest")) {
+		*id = 0;
+		return 1;
+	}
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (end == s || *end || errno || v < 1)
 		return 0;
-	sqlite3_bind_int64(q, 1, sweep);
-	if (sqlite3_step(q) == SQLITE_ROW) {
-		json_error_t je;
-		json_t *a = json_loads((const char *)sqlite3_column_text(q, 0), 0, &je);
-		n = json_is_array(a) ? json_array_size(a) : 0;
-		*names = gs_xcalloc(n + 1, sizeof(**names));
-		for (size_t i = 0; i < n; i++)
-			(*names)[i] = gs_xstrdup(json_string_value(json_object_get(json_array_get(a, i), "name")));
-		json_decref(a);
-	}
-	sqlite3_finalize(q);
-	return n;
+	*id = v;
+	return 1;
 }
 
-static void free_names(char **names, size_t n)
+/* The newest .db file in results/, for a query that names no store (malloc'd). */
+static char *default_store(void)
 {
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-static const char *col(sqlite3_stmt *q, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(q, i);
-	return s ? s : "-";
-}
-
-static int summary(sqlite3 *db)
-{
-	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(db, "SELECT id, space_name, device, created_at, status, wall_s,"
-				   " compile_busy_s, device_busy_s, (SELECT count(*) FROM config c WHERE"
-				   " c.sweep_id = s.id) FROM sweep s ORDER BY id", -1, &q, NULL))
-		return fail(db, "cannot read the sweeps");
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(q, 0);
-		printf("sweep %lld  %s on %s, %s, %s\n", (long long)id, col(q, 1), col(q, 2), col(q, 3),
-		       col(q, 4));
-		printf("  configurations %lld;", (long long)sqlite3_column_int64(q, 8));
-		sqlite3_stmt *r;
-		if (sqlite3_prepare_v2(db, "SELECT status, count(*) FROM result WHERE sweep_id = ?1"
-					   " GROUP BY 1 ORDER BY 2 DESC, 1", -1, &r, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(r, 1, id);
-			while (sqlite3_step(r) == SQLITE_ROW)
-				printf(" %s %lld", col(r, 0), (long long)sqlite3_column_int64(r, 1));
-			sqlite3_finalize(r);
+	DIR *d = opendir("results");
+	if (!d)
+		return NULL;
+	struct dirent *e;
+	char *best = NULL;
+	struct timespec bt = { 0, 0 };
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n < 4 || strcmp(e->d_name + n - 3, ".db"))
+			continue;
+		char *p = gs_xasprintf("results/%s", e->d_name);
+		struct stat sb;
+		if (stat(p, &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    (!best || sb.st_mtim.tv_sec > bt.tv_sec ||
+		     (sb.st_mtim.tv_sec == bt.tv_sec && sb.st_mtim.tv_nsec > bt.tv_nsec))) {
+			free(best);
+			best = p;
+			bt = sb.st_mtim;
+		} else {
+			free(p);
 		}
-		printf("\n");
-		if (sqlite3_prepare_v2(db, "SELECT min(time_ms) FROM result WHERE sweep_id = ?1 AND"
-					   " status = 'ok'", -1, &r, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(r, 1, id);
-			if (sqlite3_step(r) == SQLITE_ROW && sqlite3_column_type(r, 0) != SQLITE_NULL)
-				printf("  best %.4g ms", sqlite3_column_double(r, 0));
-			sqlite3_finalize(r);
-		}
-		if (sqlite3_prepare_v2(db, "SELECT r.time_ms, (SELECT count(*) FROM result x WHERE"
-					   " x.sweep_id = r.sweep_id AND x.status = 'ok' AND x.time_ms <"
-					   " r.time_ms) FROM config c JOIN result r USING (sweep_id, idx)"
-					   " WHERE c.sweep_id = ?1 AND c.baseline AND r.status = 'ok'",
-				       -1, &r, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(r, 1, id);
-			if (sqlite3_step(r) == SQLITE_ROW)
-				printf(", baseline %.4g ms (rank %lld)", sqlite3_column_double(r, 0),
-				       (long long)sqlite3_column_int64(r, 1) + 1);
-			sqlite3_finalize(r);
-		}
-		if (sqlite3_column_type(q, 5) != SQLITE_NULL)
-			printf(", wall %.1f s, compile busy %.1f s, device busy %.1f s",
-			       sqlite3_column_double(q, 5), sqlite3_column_double(q, 6),
-			       sqlite3_column_double(q, 7));
-		printf("\n");
 	}
-	sqlite3_finalize(q);
-	return GS_EXIT_OK;
+	closedir(d);
+	return best;
 }
 
-static void put_params(sqlite3_stmt *q, int first, char **names, size_t n, struct gs_buf *b)
-{
-	for (size_t i = 0; i < n; i++)
-		gs_buf_printf(b, "%s%s=%s", i ? " " : "", names[i], col(q, first + (int)i));
-}
-
-/* SELECT list of the view's parameter columns, quoted. */
-static void param_cols(char **names, size_t n, struct gs_buf *sql)
-{
-	for (size_t i = 0; i < n; i++) {
-		gs_buf_puts(sql, ", \"");
-		for (const char *p = names[i]; *p; p++) {
-			if (*p == '"')
-				gs_buf_putc(sql, '"');
-			gs_buf_putc(sql, *p);
-		}
-		gs_buf_putc(sql, '"');
-	}
-}
-
-static int top(sqlite3 *db, int64_t sweep, long n)
-{
-	char **names;
-	size_t np = param_names(db, sweep, &names);
-	struct gs_buf sql = GS_BUF_INIT;
-	gs_buf_printf(&sql, "SELECT idx, time_ms, iqr_ms, registers, static_smem, blocks_per_sm,"
-			    " occupancy, limiter, baseline");
-	param_cols(names, np, &sql);
-	gs_buf_printf(&sql, " FROM \"sweep_%lld\" WHERE status = 'ok' ORDER BY time_ms LIMIT ?1",
-		      (long long)sweep);
-	sqlite3_stmt *q;
-	if (sqlite3_prepare_v2(db, gs_buf_str(&sql), -1, &q, NULL)) {
-		gs_buf_release(&sql);
-		free_names(names, np);
-		return fail(db, "cannot read the results");
-	}
-	sqlite3_bind_int64(q, 1, n);
-	printf("%4s %5s %10s %6s %5s %6s %6s %5s %-9s  %s\n", "rank", "idx", "time ms", "iqr %",
-	       "regs", "smem", "blk/SM", "occ", "limiter", "parameters");
-	int rank = 0;
-	while (sqlite3_step(q) == SQLITE_ROW) {
-		struct gs_buf p = GS_BUF_INIT;
-		put_params(q, 9, names, np, &p);
-		double t = sqlite3_column_double(q, 1);
-		printf("%4d %5lld %10.4g %6.2f %5s %6s %6s %5.2f %-9s  %s%s\n", ++rank,
-		       (long long)sqlite3_column_int64(q, 0), t,
-		       t > 0 ? 100 * sqlite3_column_double(q, 2) / t : 0.0, col(q, 3), col(q, 4),
-		       col(q, 5), sqlite3_column_double(q, 6), col(q, 7), gs_buf_str(&p),
-		       sqlite3_column_int(q, 8) ? "  (baseline)" : "");
-		gs_buf_release(&p);
-	}
-	sqlite3_finalize(q);
-	gs_buf_release(&sql);
-	free_names(names, np);
-	return GS_EXIT_OK;
-}
-
-/* One row of the comparison table, without trailing blanks. */
-static void row(const char *name, const char *b, const char *o, const char *note)
-{
-	char line[256];
-	snprintf(line, sizeof line, "%-14s %-22s %s%s", name, b, o, note);
-	printf("%s\n", line);
-}
-
-static int compare(sqlite3 *db, int64_t sweep)
-{
-	char **names;
-	size_t np = param_names(db, sweep, &names);
-	struct gs_buf sql = GS_BUF_INIT;
-	gs_buf_printf(&sql, "SELECT idx, status, time_ms, registers, static_smem, local_bytes,"
-			    " blocks_per_sm, occupancy, limiter");
-	param_cols(names, np, &sql);
-	gs_buf_printf(&sql, " FROM \"sweep_%lld\" WHERE ", (long long)sweep);
-	struct gs_buf qb = GS_BUF_INIT, qo = GS_BUF_INIT;
-	gs_buf_printf(&qb, "%sbaseline = 1", gs_buf_str(&sql));
-	gs_buf_printf(&qo, "%sstatus = 'ok' ORDER BY time_ms LIMIT 1", gs_buf_str(&sql));
-	sqlite3_stmt *b = NULL, *o = NULL;
-	int rc = GS_EXIT_ERRORS;
-	if (sqlite3_prepare_v2(db, gs_buf_str(&qb), -1, &b, NULL) ||
-	    sqlite3_prepare_v2(db, gs_buf_str(&qo), -1, &o, NULL)) {
-		rc = fail(db, "cannot read the results");
-		goto out;
-	}
-	if (sqlite3_step(o) != SQLITE_ROW) {
-		fprintf(stderr, "gsearch: error: sweep %lld has no ok configuration\n", (long long)sweep);
-		goto out;
-	}
-	if (sqlite3_step(b) != SQLITE_ROW) {
-		fprintf(stderr, "gsearch: error: sweep %lld has no baseline (add `baseline ...` to the "
-				"space)\n", (long long)sweep);
-		goto out;
-	}
-	double tb = sqlite3_column_double(b, 2), to = sqlite3_column_double(o, 2);
-	int bok = !strcmp(col(b, 1), "ok");
-	char x[64], y[64];
-	row("", "baseline (hand-picked)", "optimum (searched)", "");
-	row("index", col(b, 0), col(o, 0), "");
-	for (size_t i = 0; i < np; i++) {
-		int differs = strcmp(col(b, 9 + (int)i), col(o, 9 + (int)i)) != 0;
-		row(names[i], col(b, 9 + (int)i), col(o, 9 + (int)i), differs ? "   differs" : "");
-	}
-	snprintf(y, sizeof y, "%.4g", to);
-	if (bok) {
-		snprintf(x, sizeof x, "%.4g", tb);
-		row("time ms", x, y, "");
-	} else {
-		row("time ms", col(b, 1), y, "");
-	}
-	static const char *res[] = { "registers", "static smem", "local bytes", "blocks/SM" };
-	for (int i = 0; i < 4; i++)
-		row(res[i], col(b, 3 + i), col(o, 3 + i), "");
-	snprintf(x, sizeof x, "%.2f", sqlite3_column_double(b, 7));
-	snprintf(y, sizeof y, "%.2f", sqlite3_column_double(o, 7));
-	row("occupancy", x, y, "");
-	row("limiter", col(b, 8), col(o, 8), "");
-	if (bok && to > 0) {
-		sqlite3_stmt *r;
-		long long below = 0, total = 0;
-		if (sqlite3_prepare_v2(db, "SELECT sum(time_ms < ?2), count(*) FROM result WHERE"
-					   " sweep_id = ?1 AND status = 'ok'", -1, &r, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(r, 1, sweep);
-			sqlite3_bind_double(r, 2, tb);
-			if (sqlite3_step(r) == SQLITE_ROW) {
-				below = sqlite3_column_int64(r, 0);
-				total = sqlite3_column_int64(r, 1);
-			}
-			sqlite3_finalize(r);
-		}
-		printf("\nthe optimum is %.1f%% faster than the baseline (%.1f%% less time); the baseline "
-		       "ranks %lld of %lld ok configurations: %.0f%% of them are faster\n",
-		       100 * (tb / to - 1), 100 * (1 - to / tb), below + 1, total,
-		       total ? 100.0 * (double)below / (double)total : 0.0);
-	}
-	rc = GS_EXIT_OK;
-out:
-	sqlite3_finalize(b);
-	sqlite3_finalize(o);
-	gs_buf_release(&sql);
-	gs_buf_release(&qb);
-	gs_buf_release(&qo);
-	free_names(names, np);
-	return rc;
-}
+enum {
+	O_SWEEP = 256, O_SWEEPS, O_WHERE, O_CSV, O_JSON, O_T4, O_PLOT, O_BY, O_ASC, O_DESC, O_MIN,
+	O_MAX
+};
 
 int gs_cmd_query(int argc, char **argv)
 {
 	if (gs_wants_help("query", argc, argv))
 		return GS_EXIT_OK;
 	static const struct option opts[] = {
-		{ "sweep", required_argument, NULL, 's' }, { NULL, 0, NULL, 0 } };
+		{ "sweep", required_argument, NULL, O_SWEEP },
+		{ "sweeps", required_argument, NULL, O_SWEEPS },
+		{ "where", required_argument, NULL, O_WHERE },
+		{ "csv", no_argument, NULL, O_CSV },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "t4", no_argument, NULL, O_T4 },
+		{ "plot", required_argument, NULL, O_PLOT },
+		{ "by", required_argument, NULL, O_BY },
+		{ "asc", no_argument, NULL, O_ASC },
+		{ "desc", no_argument, NULL, O_DESC },
+		{ "min", required_argument, NULL, O_MIN },
+		{ "max", required_argument, NULL, O_MAX },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gs_query q = { .out = stdout, .fmt = GS_QF_TABLE };
 	long n = 10;
-	int64_t sweep = -1;
-	int c;
+	int n_given = 0, t4 = 0, order = -1, csv = 0, json = 0;
+	const char *by = NULL, *sweeps = NULL;
+	const char **obj = gs_xcalloc((size_t)argc + 1, sizeof(*obj));
+	int *max = gs_xcalloc((size_t)argc + 1, sizeof(*max));
+	size_t nobj = 0;
+	int rc = GS_EXIT_USAGE, c;
+	char *dflt = NULL;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":n:", opts, NULL)) != -1) {
@@ -284,50 +154,160 @@ int gs_cmd_query(int argc, char **argv)
 		case 'n':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || n < 1)
-				return gs_usage_error("query", "-n needs a number >= 1, not '%s'", optarg);
+			if (end == optarg || *end || errno || n < 1) {
+				gs_usage_error("query", "-n needs a number >= 1, not '%s'", optarg);
+				goto out;
+			}
+			n_given = 1;
 			break;
-		case 's':
-			errno = 0;
-			sweep = strtoll(optarg, &end, 10);
-			if (!strcmp(optarg, "latest"))
-				sweep = -1;
-			else if (end == optarg || *end || errno || sweep < 1)
-				return gs_usage_error("query", "--sweep needs a sweep id, not '%s'", optarg);
+		case O_SWEEP:
+			if (!parse_id(optarg, &q.sweep)) {
+				gs_usage_error("query", "--sweep needs a sweep id or 'latest', not '%s'",
+					       optarg);
+				goto out;
+			}
+			break;
+		case O_SWEEPS:
+			sweeps = optarg;
+			break;
+		case O_WHERE:
+			q.where = optarg;
+			break;
+		case O_CSV:
+			csv = 1;
+			break;
+		case O_JSON:
+			json = 1;
+			break;
+		case O_T4:
+			t4 = 1;
+			break;
+		case O_PLOT:
+			q.plot = optarg;
+			break;
+		case O_BY:
+			by = optarg;
+			break;
+		case O_ASC:
+		case O_DESC:
+			order = c == O_DESC;
+			break;
+		case O_MIN:
+		case O_MAX:
+			max[nobj] = c == O_MAX;
+			obj[nobj++] = optarg;
 			break;
 		default:
-			return gs_option_error("query", c, argv);
+			rc = gs_option_error("query", c, argv);
+			goto out;
 		}
 	}
-	if (argc - optind != 2)
-		return gs_usage_error("query", "expected a store and a report");
-	const char *path = argv[optind], *what = argv[optind + 1];
-	if (strcmp(what, "summary") && strcmp(what, "top") && strcmp(what, "compare"))
-		return gs_usage_error("query", "unknown report '%s' (summary, top, compare)", what);
-	struct gs_store *st = NULL;
-	if (gs_store_open(&st, path, 1) < 0) {
-		fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(st));
-		gs_store_close(st);
-		return GS_EXIT_ERRORS;
-	}
-	sqlite3 *db = gs_store_sqlite(st);
-	int rc;
-	if (sweep < 0) {
-		sqlite3_stmt *q;
-		if (sqlite3_prepare_v2(db, "SELECT max(id) FROM sweep", -1, &q, NULL) == SQLITE_OK) {
-			if (sqlite3_step(q) == SQLITE_ROW)
-				sweep = sqlite3_column_int64(q, 0);
-			sqlite3_finalize(q);
+	int npos = argc - optind;
+	char **pos = argv + optind;
+	const char *path;
+	if (npos >= 1 && is_report(pos[0])) {
+		dflt = default_store();
+		if (!dflt) {
+			fprintf(stderr, "gsearch: error: no store named and no results/*.db here; "
+					"name one: gsearch query DB %s\n", pos[0]);
+			rc = GS_EXIT_ERRORS;
+			goto out;
 		}
+		path = dflt;
+	} else if (npos >= 2) {
+		path = pos[0];
+		pos++;
+		npos--;
+	} else {
+		gs_usage_error("query", npos ? "no report named after '%s'" : "no report named",
+			       npos ? pos[0] : "");
+		goto out;
+	}
+	const char *what = pos[0];
+	if (!is_report(what)) {
+		gs_usage_error("query", "unknown report '%s' (summary, top, pareto, compare, "
+					"sensitivity, export)", what);
+		goto out;
+	}
+	int sens = !strcmp(what, "sensitivity");
+	if (npos != 1 + sens) {
+		if (sens && npos == 1)
+			gs_usage_error("query", "sensitivity needs a parameter: sensitivity PARAM");
+		else
+			gs_usage_error("query", "unexpected argument '%s'", pos[1 + sens]);
+		goto out;
+	}
+	if (csv + json + t4 > 1) {
+		gs_usage_error("query", "give one of --csv, --json and --t4");
+		goto out;
+	}
+	q.fmt = csv ? GS_QF_CSV : json ? GS_QF_JSON : GS_QF_TABLE;
+	/* which options go with which report */
+	struct {
+		int given;
+		const char *name, *reports;
+	} fit[] = {
+		{ n_given, "-n", " top " },
+		{ by != NULL, "--by", " top sensitivity " },
+		{ order >= 0, "--asc/--desc", " top " },
+		{ nobj > 0, "--min/--max", " pareto " },
+		{ sweeps != NULL, "--sweeps", " compare " },
+		{ t4, "--t4", " export " },
+		{ q.plot != NULL, "--plot", " top pareto sensitivity " },
+	};
+	for (size_t i = 0; i < GS_ARRAY_SIZE(fit); i++) {
+		char word[32];
+		snprintf(word, sizeof word, " %s ", what);
+		if (fit[i].given && !strstr(fit[i].reports, word)) {
+			gs_usage_error("query", "%s does not go with %s (only with:%s)", fit[i].name,
+				       what, fit[i].reports);
+			goto out;
+		}
+	}
+	if (!strcmp(what, "pareto") && !nobj) {
+		gs_usage_error("query", "pareto needs objectives: --min FIELD and/or --max FIELD");
+		goto out;
+	}
+	if (!strcmp(what, "export") && q.fmt == GS_QF_TABLE && !t4) {
+		gs_usage_error("query", "export needs --csv, --json or --t4");
+		goto out;
+	}
+	if (q.plot && gs_plot_check(q.plot) < 0) {
+		rc = GS_EXIT_USAGE;
+		goto out;
+	}
+	int64_t sa = 0, sb = 0;
+	if (sweeps) {
+		const char *comma = strchr(sweeps, ',');
+		char *a = comma ? gs_xstrndup(sweeps, (size_t)(comma - sweeps)) : NULL;
+		int okp = comma && parse_id(a, &sa) && parse_id(comma + 1, &sb) && sa && sb;
+		free(a);
+		if (!okp) {
+			gs_usage_error("query", "--sweeps needs two sweep ids A,B, not '%s'", sweeps);
+			goto out;
+		}
+	}
+
+	if (gs_query_open(&q, path) < 0) {
+		rc = GS_EXIT_ERRORS;
+		goto out;
 	}
 	if (!strcmp(what, "summary"))
-		rc = summary(db);
-	else if (sweep < 1)
-		rc = (fprintf(stderr, "gsearch: error: %s holds no sweep\n", path), GS_EXIT_ERRORS);
+		rc = gs_query_summary(&q);
 	else if (!strcmp(what, "top"))
-		rc = top(db, sweep, n);
+		rc = gs_query_top(&q, n, by, order >= 0, order > 0);
+	else if (!strcmp(what, "pareto"))
+		rc = gs_query_pareto(&q, obj, max, nobj);
+	else if (!strcmp(what, "compare"))
+		rc = sweeps ? gs_query_compare_sweeps(&q, sa, sb) : gs_query_compare(&q);
+	else if (sens)
+		rc = gs_query_sensitivity(&q, pos[1], by);
 	else
-		rc = compare(db, sweep);
-	gs_store_close(st);
+		rc = gs_query_export(&q, t4 ? GS_QX_T4 : csv ? GS_QX_CSV : GS_QX_JSON);
+	gs_query_close(&q);
+out:
+	free(dflt);
+	free(obj);
+	free(max);
 	return rc;
 }

@@ -1,0 +1,83 @@
+/* open.c — opening a store for reading.
+ *
+ * The reports read every store from schema 3 on, the first with what they
+ * need, without migrating it: reading must never change a file, and a store
+ * kept beside its report (in results/) stays as the sweep wrote it.
+ * Columns added by later schemas are not read. */
+#include "query/query.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <string.h>
+
+#include "store/schema.h"
+#include "store/store.h"
+
+/* The oldest schema the reports understand. */
+#define MIN_SCHEMA 3
+
+static int pragma(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*out = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+int gs_query_open(struct gs_query *q, const char *path)
+{
+	q->path = path;
+	q->db = NULL;
+	sqlite3 *db;
+	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		int sys = db ? sqlite3_system_errno(db) : 0;
+		fprintf(stderr, "gsearch: error: cannot open %s: %s", path,
+			db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		if (sys)
+			fprintf(stderr, " (%s)", strerror(sys));
+		fputc('\n', stderr);
+		sqlite3_close_v2(db);
+		return -1;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	int app = 0, version = 0, tables = 0;
+	if ((rc = pragma(db, "PRAGMA application_id", &app)) != SQLITE_OK ||
+	    (rc = pragma(db, "PRAGMA user_version", &version)) != SQLITE_OK ||
+	    (rc = pragma(db, "SELECT count(*) FROM sqlite_master", &tables)) != SQLITE_OK) {
+		fprintf(stderr, "gsearch: error: cannot open %s: %s\n", path, sqlite3_errmsg(db));
+	} else if ((app && app != GS_STORE_APPLICATION_ID) || (!version && tables)) {
+		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database\n", path);
+		rc = SQLITE_ERROR;
+	} else if (!version) {
+		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database (it is empty)\n",
+			path);
+		rc = SQLITE_ERROR;
+	} else if (version > GS_STORE_SCHEMA_VERSION) {
+		fprintf(stderr, "gsearch: error: cannot open %s: database was written by a newer "
+				"gsearch (schema %d, this gsearch knows %d)\n", path, version,
+			GS_STORE_SCHEMA_VERSION);
+		rc = SQLITE_ERROR;
+	} else if (version < MIN_SCHEMA) {
+		fprintf(stderr, "gsearch: error: cannot open %s: schema %d is too old to report on "
+				"(a command that writes the store upgrades it)\n", path, version);
+		rc = SQLITE_ERROR;
+	}
+	if (rc != SQLITE_OK) {
+		sqlite3_close_v2(db);
+		return -1;
+	}
+	q->db = db;
+	return 0;
+}
+
+void gs_query_close(struct gs_query *q)
+{
+	if (q->db)
+		sqlite3_close_v2(q->db);
+	q->db = NULL;
+}

@@ -1,0 +1,394 @@
+/* summary.c — `query summary`: how each sweep went, in a few lines.
+ *
+ * Per sweep: the space and problem, the device, when it ran, the counts by
+ * outcome, the best configuration, the baseline's time and rank, and the
+ * time the sweep took with its overhead factor.  Without --where every count
+ * is an SQL aggregate over the index on (sweep, status, time). */
+#include "query/query.h"
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const outcomes[] = { "ok",    "invalid", "compile_error", "launch_error",
+					"crash", "timeout", "wrong",         "skipped" };
+#define NOUT GS_ARRAY_SIZE(outcomes)
+
+struct summary {
+	int64_t configs, counts[NOUT + 1]; /* the last: no outcome yet */
+	int64_t best_idx;                   /* -1: no ok configuration */
+	double best_ms;
+	char *best_params;
+	char *base_status; /* NULL: no outcome yet */
+	double base_ms;
+	int64_t base_rank, ranked;
+	int devices;
+	char *filter_note;
+};
+
+static int outcome_index(const char *s)
+{
+	if (!s)
+		return NOUT;
+	for (size_t i = 0; i < NOUT; i++)
+		if (!strcmp(outcomes[i], s))
+			return (int)i;
+	return NOUT;
+}
+
+static int64_t count1(struct gs_query *q, const char *sql, int64_t id)
+{
+	sqlite3_stmt *s;
+	int64_t n = 0;
+	if (sqlite3_prepare_v2(q->db, sql, -1, &s, NULL))
+		return 0;
+	sqlite3_bind_int64(s, 1, id);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+static int gather(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f,
+		  struct summary *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->best_idx = -1;
+	int time = gs_qsweep_field(sw, "time_ms");
+	if (!f->code) {
+		m->configs = count1(q, "SELECT count(*) FROM config WHERE sweep_id = ?1", sw->id);
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(q->db, "SELECT status, count(*) FROM result WHERE sweep_id = ?1"
+					      " GROUP BY status", -1, &s, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(s, 1, sw->id);
+			int64_t done = 0;
+			while (sqlite3_step(s) == SQLITE_ROW) {
+				int64_t k = sqlite3_column_int64(s, 1);
+				m->counts[outcome_index((const char *)sqlite3_column_text(s, 0))] += k;
+				done += k;
+			}
+			sqlite3_finalize(s);
+			m->counts[NOUT] += m->configs - done;
+		}
+	} else {
+		struct gs_qspec spec = { .order = -1, .idx = -1 };
+		struct gs_qrows *r;
+		int rc = gs_qrows_open(&r, q, sw, f, &spec);
+		while (rc == 0 && (rc = gs_qrows_next(r)) > 0) {
+			m->configs++;
+			m->counts[outcome_index(gs_qrows_status(r))]++;
+			rc = 0;
+		}
+		gs_qrows_close(r);
+		if (rc < 0)
+			return -1;
+		m->filter_note = gs_xasprintf("%lld of %lld configurations", (long long)m->configs,
+					      (long long)count1(q, "SELECT count(*) FROM config WHERE"
+								   " sweep_id = ?1", sw->id));
+	}
+	/* the best: the first ok row in time order that passes the filter */
+	struct gs_qspec spec = { .ok_only = 1, .order = time, .want = &time, .nwant = 1,
+				 .idx = -1, .params = 1 };
+	struct gs_qrows *r;
+	int rc = gs_qrows_open(&r, q, sw, f, &spec);
+	if (rc == 0 && (rc = gs_qrows_next(r)) > 0) {
+		int ok;
+		m->best_ms = gs_qnum(gs_qrows_env(r)[time], &ok);
+		m->best_idx = gs_qrows_idx(r);
+		m->best_params = gs_xstrdup(gs_qrows_params(r) ? gs_qrows_params(r) : "{}");
+		rc = 0;
+	}
+	gs_qrows_close(r);
+	if (rc < 0)
+		return -1;
+	if (sw->baseline >= 0) {
+		spec = (struct gs_qspec){ .order = -1, .want = &time, .nwant = 1, .idx = sw->baseline };
+		rc = gs_qrows_open(&r, q, sw, NULL, &spec);
+		if (rc == 0 && (rc = gs_qrows_next(r)) > 0) {
+			int ok;
+			m->base_ms = gs_qnum(gs_qrows_env(r)[time], &ok);
+			if (gs_qrows_status(r))
+				m->base_status = gs_xstrdup(gs_qrows_status(r));
+			rc = 0;
+		}
+		gs_qrows_close(r);
+		if (rc < 0)
+			return -1;
+		if (m->base_status && !strcmp(m->base_status, "ok") &&
+		    gs_qcount_better(q, sw, f, time, 0, m->base_ms, &m->base_rank, &m->ranked) < 0)
+			return -1;
+		m->base_rank++;
+	}
+	/* the devices that measured, for the overhead factor: configurations
+	 * go to the devices in index order, so the first few thousand results
+	 * name them all, without a scan of a million rows */
+	m->devices = (int)count1(q, "SELECT count(DISTINCT device) FROM (SELECT device FROM result"
+				    " WHERE sweep_id = ?1 AND status = 'ok' ORDER BY idx LIMIT 4096)",
+				 sw->id);
+	return 0;
+}
+
+static void release(struct summary *m)
+{
+	free(m->best_params);
+	free(m->base_status);
+	free(m->filter_note);
+}
+
+/* wall / (device busy per device); 0 when the sweep measured nothing */
+static double overhead(const struct gs_qsweep *sw, const struct summary *m)
+{
+	if (sw->wall_s <= 0 || sw->device_s <= 0)
+		return 0;
+	return sw->wall_s / (sw->device_s / (m->devices > 0 ? m->devices : 1));
+}
+
+static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const struct summary *m)
+{
+	FILE *o = q->out;
+	struct gs_buf b = GS_BUF_INIT;
+	fprintf(o, "sweep %lld: %s on %s%s\n", (long long)sw->id, sw->space,
+		sw->device ? sw->device : "?", sw->modeled ? " (times are modeled)" : "");
+	gs_buf_printf(&b, "%s", sw->space_path ? sw->space_path : sw->space);
+	if (sw->problem && strcmp(sw->problem, "{}")) {
+		gs_buf_puts(&b, "  ");
+		gs_qfmt_params(&b, sw->problem);
+	}
+	gs_qprint_line(o, "space", gs_buf_str(&b));
+	gs_buf_reset(&b);
+	gs_buf_printf(&b, "%s, %s", sw->status, sw->started_at ? sw->started_at : sw->created_at);
+	if (sw->finished_at)
+		gs_buf_printf(&b, " to %s", sw->finished_at);
+	if (sw->host)
+		gs_buf_printf(&b, ", on %s", sw->host);
+	gs_qprint_line(o, "run", gs_buf_str(&b));
+	if (m->filter_note) {
+		gs_buf_reset(&b);
+		gs_buf_printf(&b, "%s: %s", q->where, m->filter_note);
+		gs_qprint_line(o, "where", gs_buf_str(&b));
+	}
+	gs_buf_reset(&b);
+	gs_buf_printf(&b, "%lld configurations:", (long long)m->configs);
+	for (size_t i = 0; i <= NOUT; i++)
+		if (m->counts[i])
+			gs_buf_printf(&b, " %s %lld", i < NOUT ? outcomes[i] : "not run",
+				      (long long)m->counts[i]);
+	gs_qprint_line(o, "outcomes", gs_buf_str(&b));
+	const char *mod = sw->modeled ? " (modeled)" : "";
+	if (m->best_idx >= 0) {
+		gs_buf_reset(&b);
+		gs_qfmt_num(&b, m->best_ms);
+		gs_buf_printf(&b, " ms%s, index %lld: ", mod, (long long)m->best_idx);
+		gs_qfmt_params(&b, m->best_params);
+		gs_qprint_line(o, "best", gs_buf_str(&b));
+	} else {
+		gs_qprint_line(o, "best", "no ok configuration");
+	}
+	gs_buf_reset(&b);
+	if (sw->baseline < 0) {
+		gs_buf_puts(&b, "none (the space names no baseline)");
+	} else if (!m->base_status) {
+		gs_buf_printf(&b, "index %lld, not run yet", (long long)sw->baseline);
+	} else if (strcmp(m->base_status, "ok")) {
+		gs_buf_printf(&b, "index %lld, %s", (long long)sw->baseline, m->base_status);
+	} else {
+		gs_qfmt_num(&b, m->base_ms);
+		gs_buf_printf(&b, " ms%s, index %lld, rank %lld of %lld ok", mod,
+			      (long long)sw->baseline, (long long)m->base_rank, (long long)m->ranked);
+		if (m->best_idx >= 0 && m->best_ms > 0)
+			gs_buf_printf(&b, "; the best is %.1f%% faster", 100 * (m->base_ms / m->best_ms - 1));
+	}
+	gs_qprint_line(o, "baseline", gs_buf_str(&b));
+	if (sw->wall_s >= 0) {
+		gs_buf_reset(&b);
+		gs_buf_printf(&b, "wall %.1f s, compile busy %.1f s, device busy %.1f s", sw->wall_s,
+			      sw->compile_s > 0 ? sw->compile_s : 0, sw->device_s > 0 ? sw->device_s : 0);
+		if (m->devices > 1)
+			gs_buf_printf(&b, " on %d devices", m->devices);
+		double ov = overhead(sw, m);
+		if (ov > 0)
+			gs_buf_printf(&b, "; overhead factor %.2f", ov);
+		gs_qprint_line(o, "time", gs_buf_str(&b));
+	}
+	gs_buf_release(&b);
+}
+
+static json_t *jstr(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *jreal(double x)
+{
+	return x >= 0 ? json_real(x) : json_null();
+}
+
+static json_t *to_json(const struct gs_qsweep *sw, const struct summary *m)
+{
+	json_t *o = json_object(), *c = json_object();
+	json_object_set_new(o, "sweep", json_integer(sw->id));
+	json_object_set_new(o, "space", jstr(sw->space));
+	json_object_set_new(o, "space_path", jstr(sw->space_path));
+	json_object_set_new(o, "device", jstr(sw->device));
+	json_object_set_new(o, "modeled", json_boolean(sw->modeled));
+	json_object_set_new(o, "status", jstr(sw->status));
+	json_object_set_new(o, "created_at", jstr(sw->created_at));
+	json_object_set_new(o, "started_at", jstr(sw->started_at));
+	json_object_set_new(o, "finished_at", jstr(sw->finished_at));
+	json_object_set_new(o, "configurations", json_integer(m->configs));
+	for (size_t i = 0; i <= NOUT; i++)
+		json_object_set_new(c, i < NOUT ? outcomes[i] : "not_run", json_integer(m->counts[i]));
+	json_object_set_new(o, "outcomes", c);
+	if (m->best_idx >= 0) {
+		json_t *b = json_object();
+		json_object_set_new(b, "idx", json_integer(m->best_idx));
+		json_object_set_new(b, "time_ms", json_real(m->best_ms));
+		json_object_set_new(b, "params", gs_qjson_params(m->best_params));
+		json_object_set_new(o, "best", b);
+	} else {
+		json_object_set_new(o, "best", json_null());
+	}
+	if (sw->baseline >= 0) {
+		json_t *b = json_object();
+		int ok = m->base_status && !strcmp(m->base_status, "ok");
+		json_object_set_new(b, "idx", json_integer(sw->baseline));
+		json_object_set_new(b, "status", jstr(m->base_status));
+		json_object_set_new(b, "time_ms", ok ? json_real(m->base_ms) : json_null());
+		json_object_set_new(b, "rank", ok ? json_integer(m->base_rank) : json_null());
+		json_object_set_new(b, "ranked", ok ? json_integer(m->ranked) : json_null());
+		json_object_set_new(o, "baseline", b);
+	} else {
+		json_object_set_new(o, "baseline", json_null());
+	}
+	json_object_set_new(o, "wall_s", jreal(sw->wall_s));
+	json_object_set_new(o, "compile_busy_s", jreal(sw->compile_s));
+	json_object_set_new(o, "device_busy_s", jreal(sw->device_s));
+	json_object_set_new(o, "devices", json_integer(m->devices));
+	double ov = overhead(sw, m);
+	json_object_set_new(o, "overhead", ov > 0 ? json_real(ov) : json_null());
+	return o;
+}
+
+static void csv_header(struct gs_qtable *t)
+{
+	static const char *const cols[] = {
+		"sweep", "space", "device", "modeled", "status", "started_at", "finished_at",
+		"configurations", "ok", "invalid", "compile_error", "launch_error", "crash",
+		"timeout", "wrong", "skipped", "not_run", "best_idx", "best_ms", "baseline_idx",
+		"baseline_status", "baseline_ms", "baseline_rank", "ranked", "wall_s",
+		"compile_busy_s", "device_busy_s", "devices", "overhead",
+	};
+	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++)
+		gs_qtable_col(t, cols[i], NULL, 0);
+}
+
+static void cell_real(struct gs_qtable *t, double x, int have)
+{
+	struct gs_buf b = GS_BUF_INIT;
+	if (have)
+		gs_float_repr(&b, x);
+	gs_qtable_cell(t, gs_buf_str(&b), NULL);
+	gs_buf_release(&b);
+}
+
+static void csv_row(struct gs_qtable *t, const struct gs_qsweep *sw, const struct summary *m)
+{
+	int bok = m->base_status && !strcmp(m->base_status, "ok");
+	gs_qtable_cellf(t, "%lld", (long long)sw->id);
+	gs_qtable_cell(t, sw->space, NULL);
+	gs_qtable_cell(t, sw->device ? sw->device : "", NULL);
+	gs_qtable_cellf(t, "%d", sw->modeled);
+	gs_qtable_cell(t, sw->status, NULL);
+	gs_qtable_cell(t, sw->started_at ? sw->started_at : "", NULL);
+	gs_qtable_cell(t, sw->finished_at ? sw->finished_at : "", NULL);
+	gs_qtable_cellf(t, "%lld", (long long)m->configs);
+	for (size_t i = 0; i <= NOUT; i++)
+		gs_qtable_cellf(t, "%lld", (long long)m->counts[i]);
+	if (m->best_idx >= 0)
+		gs_qtable_cellf(t, "%lld", (long long)m->best_idx);
+	else
+		gs_qtable_cell(t, "", NULL);
+	cell_real(t, m->best_ms, m->best_idx >= 0);
+	if (sw->baseline >= 0)
+		gs_qtable_cellf(t, "%lld", (long long)sw->baseline);
+	else
+		gs_qtable_cell(t, "", NULL);
+	gs_qtable_cell(t, m->base_status ? m->base_status : "", NULL);
+	cell_real(t, m->base_ms, bok);
+	if (bok) {
+		gs_qtable_cellf(t, "%lld", (long long)m->base_rank);
+		gs_qtable_cellf(t, "%lld", (long long)m->ranked);
+	} else {
+		gs_qtable_cell(t, "", NULL);
+		gs_qtable_cell(t, "", NULL);
+	}
+	cell_real(t, sw->wall_s, sw->wall_s >= 0);
+	cell_real(t, sw->compile_s, sw->compile_s >= 0);
+	cell_real(t, sw->device_s, sw->device_s >= 0);
+	gs_qtable_cellf(t, "%d", m->devices);
+	double ov = overhead(sw, m);
+	cell_real(t, ov, ov > 0);
+}
+
+int gs_query_summary(struct gs_query *q)
+{
+	size_t n = 0;
+	int64_t *ids;
+	if (q->sweep) {
+		ids = gs_xcalloc(1, sizeof(*ids));
+		ids[n++] = q->sweep;
+	} else {
+		ids = gs_query_sweep_ids(q, &n);
+		if (!n) {
+			fprintf(stderr, "gsearch: error: %s holds no sweep yet (`gsearch run` makes one)\n",
+				q->path);
+			free(ids);
+			return 1;
+		}
+	}
+	json_t *arr = json_array();
+	struct gs_qtable *t = gs_qtable_new();
+	csv_header(t);
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct gs_qsweep sw;
+		struct gs_qfilter f;
+		struct summary m;
+		if (gs_qsweep_load(q, ids[i], &sw) < 0) {
+			rc = 1;
+			break;
+		}
+		if (gs_qfilter_init(&f, &sw, q->where) < 0) {
+			gs_qsweep_release(&sw);
+			rc = 1;
+			break;
+		}
+		if (gather(q, &sw, &f, &m) < 0) {
+			rc = 1;
+		} else if (q->fmt == GS_QF_JSON) {
+			json_array_append_new(arr, to_json(&sw, &m));
+		} else if (q->fmt == GS_QF_CSV) {
+			csv_row(t, &sw, &m);
+		} else {
+			if (i)
+				fputc('\n', q->out);
+			print_text(q, &sw, &m);
+		}
+		release(&m);
+		gs_qfilter_release(&f);
+		gs_qsweep_release(&sw);
+	}
+	if (!rc && q->fmt == GS_QF_JSON) {
+		json_t *o = json_object();
+		json_object_set_new(o, "sweeps", arr);
+		gs_qjson_print(q->out, o);
+	} else {
+		json_decref(arr);
+	}
+	if (!rc && q->fmt == GS_QF_CSV)
+		gs_qtable_print(t, q->out, 1);
+	gs_qtable_free(t);
+	free(ids);
+	return rc;
+}
