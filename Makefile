@@ -90,7 +90,7 @@ ALLOWED_NEEDED := libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 ld-linux-x86-64
 # Checked with $(wildcard) and one `command -v` loop, so that a set-up machine
 # pays nothing; a missing piece runs the installer before the first compile.
 DEP_HEADERS := uv.h sqlite3.h jansson.h xxhash.h check.h
-DEP_TOOLS   := pkg-config python3 sqlite3
+DEP_TOOLS   := pkg-config python3 sqlite3 gnuplot
 DEPS_MISSING := $(strip $(foreach h,$(DEP_HEADERS),$(if $(wildcard /usr/include/$(h)),,$(h))) \
 	$(shell for t in $(DEP_TOOLS); do command -v $$t >/dev/null || echo $$t; done))
 
@@ -100,16 +100,11 @@ DEPS_MISSING := $(strip $(foreach h,$(DEP_HEADERS),$(if $(wildcard /usr/include/
 all: $(BIN)
 
 # The main job: the running example's sweep into results/matmul.db, measured
-# on every GPU of the host; without a GPU (and until the emulated device
-# lands) every variant is compiled and stored.
+# on every GPU of the host, or on the emulated device (emu:sm_90, at the
+# space's emulator sizes) where there is none.
 SWEEP_SPACE ?= spaces/matmul.space
 sweep: $(BIN)
-	@if $(BIN) devices --json | grep -q '"name"'; then \
-		echo "$(BIN) run $(SWEEP_SPACE)"; $(BIN) run $(SWEEP_SPACE); \
-	else \
-		echo "no GPU here: $(BIN) run --compile-only $(SWEEP_SPACE)"; \
-		$(BIN) run --compile-only $(SWEEP_SPACE); \
-	fi
+	$(BIN) run $(SWEEP_SPACE)
 
 deps:
 ifneq ($(DEPS_MISSING),)
@@ -174,7 +169,7 @@ endif
 # no result (its runner broke) counts as one failure.  The parts run in order
 # even when an earlier one fails.
 RESULTS := $(B)/test-results
-TEST_PARTS := unit $(if $(filter 1,$(SAN)),,static) cli bad
+TEST_PARTS := unit $(if $(filter 1,$(SAN)),,static) cli bad emu slurm
 TEST_ENV := GSEARCH=$(CURDIR)/$(BIN) \
 	CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30} \
 	$(if $(filter 1,$(SAN)),CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3}) \
@@ -193,6 +188,10 @@ endif
 	$(TEST_ENV) GS_RESULT=$(RESULTS)/cli tests/cli/run.sh || true
 	@echo "== bad-input table"; \
 	$(TEST_ENV) GS_RESULT=$(RESULTS)/bad tests/bad/run.sh || true
+	@echo "== every bundled space on the emulated device"; \
+	$(TEST_ENV) GS_RESULT=$(RESULTS)/emu tests/emu/sweeps.sh $(BIN) || true
+	@echo "== a sweep as a Slurm job array, merged"; \
+	$(TEST_ENV) GS_RESULT=$(RESULTS)/slurm tests/slurm/run.sh || true
 	@p=0; f=0; for part in $(TEST_PARTS); do \
 		if read a b 2>/dev/null < $(RESULTS)/$$part && [ -n "$$b" ]; then \
 			p=$$((p + a)); f=$$((f + b)); \
@@ -283,3 +282,21 @@ $(BENCH_B)/enum_bench: scripts/bench/enum_bench.c $(LIB_OBJS) | deps
 .PHONY: bench
 bench: $(BENCH_B)/enum_bench
 	scripts/bench/run-enum-bench.sh $(BENCH_B)/enum_bench
+
+# The interpreter benchmark: scripts/bench/emu_bench.c (needs NVRTC at run
+# time), run by scripts/bench/run-emu-bench.sh.  Not part of `make test`.
+$(BENCH_B)/emu_bench: scripts/bench/emu_bench.c $(LIB_OBJS) | deps
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+.PHONY: emu-bench
+emu-bench: $(BENCH_B)/emu_bench
+	scripts/bench/run-emu-bench.sh $(BENCH_B)/emu_bench
+
+# --- Slurm ------------------------------------------------------------------------
+# scripts/slurm/ on a real Slurm set up on this machine (munge, slurmctld,
+# slurmd; installed when missing): a 4-task array, the merge, compared with a
+# single-process sweep.  Also a part of `make test`.
+.PHONY: test-slurm
+test-slurm: $(BIN)
+	GSEARCH=$(CURDIR)/$(BIN) tests/slurm/run.sh

@@ -27,9 +27,12 @@ int gs_cmd_compile_server(int argc, char **argv);
 int gs_cmd_worker(int argc, char **argv);
 int gs_cmd_query(int argc, char **argv);
 extern const char gs_help_query[];
+int gs_cmd_show(int argc, char **argv); extern const char gs_help_show[];
 extern const char gs_help_worker[];
 int gs_cmd_devices(int argc, char **argv);
 extern const char gs_help_devices[];
+int gs_cmd_occupancy(int argc, char **argv);
+extern const char gs_help_occupancy[];
 int gs_cmd_help(int argc, char **argv);
 
 extern const char gs_help_check[], gs_help_list[], gs_help_run[], gs_help_compile[],
@@ -74,8 +77,10 @@ int gs_arch_ok(const char *arch);
 
 /* Parse --shard i/N (1 on success). */
 int gs_parse_shard(const char *s, uint64_t *i, uint64_t *n);
-/* Shard from SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT when set. */
-void gs_shard_from_env(struct gs_space_args *a);
+/* Unless --shard was given, the shard from SLURM_ARRAY_TASK_ID, _MIN, _STEP
+ * and _COUNT when set: the task's rank in the array, of COUNT.  0, or -1
+ * after printing why the variables make no shard. */
+int gs_shard_from_env(struct gs_space_args *a);
 /* Load and check; prints diagnostics.  NULL (after printing) on errors. */
 struct gs_space *gs_load_space_or_report(const struct gs_space_args *a);
 

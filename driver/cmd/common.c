@@ -22,21 +22,60 @@ int gs_parse_shard(const char *s, uint64_t *i, uint64_t *n)
 	return 1;
 }
 
-void gs_shard_from_env(struct gs_space_args *a)
+/* A decimal number from the environment: 1, 0 when unset, -1 when not one. */
+static int env_u64(const char *name, uint64_t *v)
 {
+	const char *s = getenv(name);
+	char *end;
+
+	if (!s)
+		return 0;
+	errno = 0;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (end == s || *end || errno || s[0] == '-')
+		return -1;
+	*v = x;
+	return 1;
+}
+
+int gs_shard_from_env(struct gs_space_args *a)
+{
+	uint64_t id, count, min = 0, step = 1;
+	int has_id, has_count, bad;
+
 	if (a->shard_given)
-		return;
-	const char *id = getenv("SLURM_ARRAY_TASK_ID");
-	const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
-	if (!id || !count)
-		return;
-	char buf[64];
-	snprintf(buf, sizeof buf, "%s/%s", id, count);
-	uint64_t i, n;
-	if (gs_parse_shard(buf, &i, &n)) {
-		a->shard_i = i;
-		a->shard_n = n;
+		return 0;
+	has_id = env_u64("SLURM_ARRAY_TASK_ID", &id);
+	has_count = env_u64("SLURM_ARRAY_TASK_COUNT", &count);
+	if (!has_id)
+		return 0; /* not a task of a job array */
+	/* an array need not start at 0 (--array=1-4) nor go by ones (0-6:2):
+	 * the shard is the task's rank in it */
+	bad = has_id < 0 || has_count <= 0 || env_u64("SLURM_ARRAY_TASK_MIN", &min) < 0 ||
+	      env_u64("SLURM_ARRAY_TASK_STEP", &step) < 0 || count == 0 || step == 0 || id < min ||
+	      (id - min) % step || (id - min) / step >= count;
+	if (bad) {
+		static const char *const var[] = { "ID", "MIN", "STEP", "COUNT" };
+		struct gs_buf b = GS_BUF_INIT;
+
+		for (size_t k = 0; k < GS_ARRAY_SIZE(var); k++) {
+			char name[32];
+			const char *v;
+
+			snprintf(name, sizeof(name), "SLURM_ARRAY_TASK_%s", var[k]);
+			v = getenv(name);
+			gs_buf_printf(&b, "%s%s=%s", k ? ", " : "", name, v ? v : "(unset)");
+		}
+		fprintf(stderr,
+			"gsearch: error: cannot take a shard from %s: the array's tasks must be MIN, "
+			"MIN+STEP, ... (COUNT of them); give --shard I/N\n",
+			gs_buf_str(&b));
+		gs_buf_release(&b);
+		return -1;
 	}
+	a->shard_i = (id - min) / step;
+	a->shard_n = count;
+	return 0;
 }
 
 struct gs_space *gs_load_space_or_report(const struct gs_space_args *a)

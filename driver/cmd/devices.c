@@ -2,6 +2,7 @@
  * the figures a space's constraints and the occupancy rules work from. */
 #include "cmd/cmd.h"
 #include "dev/dev.h"
+#include "dev/emu/emu.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -16,11 +17,13 @@ const char gs_help_devices[] =
 	"and the limits occupancy depends on: threads per block and per SM, blocks\n"
 	"per SM, registers per SM, shared memory per SM and per block (the default\n"
 	"and the opt-in maximum).  Without an NVIDIA driver or without a GPU it\n"
-	"says which, and exits 0.\n"
+	"says which, and exits 0.  Then the emulated devices (`--device emu:NAME`),\n"
+	"one per profile, with the same figures.\n"
 	"\n"
 	"options:\n"
-	"  --json      one JSON object: {\"driver\", \"cuda\", \"devices\": [...]}, or\n"
-	"              {\"devices\": [], \"reason\": ...} when there is none\n"
+	"  --json      one JSON object: {\"driver\", \"cuda\", \"devices\": [...],\n"
+	"              \"emulated\": [...]}, or {\"devices\": [], \"reason\": ..., \"emulated\":\n"
+	"              [...]} when there is no GPU\n"
 	"  -h, --help  this help\n";
 
 /* "50 MiB", "228 KiB", "1000 B": exact, in the largest unit that divides. */
@@ -59,6 +62,7 @@ static void row_cells(const struct gs_devinfo *d, char cell[NCOLS][CELL])
 	snprintf(cell[6], CELL, "%d MHz", d->mem_clock_mhz);
 	snprintf(cell[7], CELL, "%d-bit", d->mem_bus_bits);
 	size_text(cell[8], CELL, d->l2_bytes);
+
 	snprintf(cell[9], CELL, "%d", d->max_threads_block);
 	snprintf(cell[10], CELL, "%d", d->max_threads_sm);
 	snprintf(cell[11], CELL, "%d", d->max_blocks_sm);
@@ -98,12 +102,34 @@ static void print_table(const struct gs_devinfo *devs, int n)
 	free(cells);
 }
 
+/* The emulated devices: their profiles' figures, in 100 columns. */
+static void print_emu_table(void)
+{
+	printf("%-10s %-17s %4s %4s %9s %10s %8s %8s %7s %8s %8s\n", "device", "GPU", "cc", "SMs",
+	       "clock", "DRAM", "thr/blk", "thr/SM", "blk/SM", "regs/SM", "smem/SM");
+	for (int i = 0; gs_emu_profiles[i]; i++) {
+		const struct gs_emu_profile *p = gs_emu_profiles[i];
+		char dev[32], cc[16], clk[32], bw[32], smem[32];
+		snprintf(dev, sizeof dev, "emu:%s", p->name);
+		snprintf(cc, sizeof cc, "%d.%d", p->cc_major, p->cc_minor);
+		snprintf(clk, sizeof clk, "%.0f MHz", p->clock_mhz);
+		snprintf(bw, sizeof bw, "%.0f GB/s", p->mem_bw_gbs);
+		size_text(smem, sizeof smem, p->smem_sm);
+		printf("%-10s %-17.17s %4s %4d %9s %10s %8d %8d %7d %8d %8s\n", dev, p->gpu, cc, p->sms,
+		       clk, bw, p->max_threads_block, p->max_threads_sm, p->max_blocks_sm, p->regs_sm,
+		       smem);
+	}
+}
+
 static json_t *device_json(const struct gs_devinfo *d)
 {
 	char cc[16], name[32];
 
 	snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-	snprintf(name, sizeof name, "cuda:%d", d->ordinal);
+	if (!strcmp(d->driver, "emu"))
+		snprintf(name, sizeof name, "%s", d->pci_bus_id);
+	else
+		snprintf(name, sizeof name, "cuda:%d", d->ordinal);
 	return json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:i, s:I, s:s, s:i, s:i, s:i, s:i, s:i, "
 			 "s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
 			 "device", name, "ordinal", d->ordinal, "name", d->name,
@@ -118,7 +144,8 @@ static json_t *device_json(const struct gs_devinfo *d)
 			 "smem_reserved_block", d->smem_reserved_block);
 }
 
-static int print_json(const struct gs_devinfo *devs, int n, const char *reason)
+static int print_json(const struct gs_devinfo *devs, int n, const char *reason,
+		      const struct gs_devinfo *emu, int nemu)
 {
 	json_t *root = json_object(), *arr = json_array();
 	char *text;
@@ -137,6 +164,14 @@ static int print_json(const struct gs_devinfo *devs, int n, const char *reason)
 	json_object_set_new(root, "devices", arr);
 	if (reason)
 		json_object_set_new(root, "reason", json_string(reason));
+	json_t *ea = json_array();
+	for (int i = 0; i < nemu; i++) {
+		json_t *d = device_json(&emu[i]);
+		if (!d)
+			gs_oom();
+		json_array_append_new(ea, d);
+	}
+	json_object_set_new(root, "emulated", ea);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(root);
 	if (!text)
@@ -174,10 +209,18 @@ int gs_cmd_devices(int argc, char **argv)
 		fprintf(stderr, "gsearch: error: %s\n", err);
 		return GS_EXIT_ERRORS;
 	}
+	int nemu = gs_dev_emu.count(NULL, 0);
+	struct gs_devinfo *emu = gs_xcalloc((size_t)nemu + 1, sizeof *emu);
+	for (int i = 0; i < nemu; i++)
+		gs_dev_emu.info(i, &emu[i], NULL, 0);
 	if (n == 0) {
-		if (json)
-			return print_json(NULL, 0, err);
-		printf("%s\n", err);
+		if (json) {
+			print_json(NULL, 0, err, emu, nemu);
+		} else {
+			printf("%s\n\nemulated devices (--device emu:NAME; emu alone is emu:sm_90):\n", err);
+			print_emu_table();
+		}
+		free(emu);
 		return GS_EXIT_OK;
 	}
 	devs = gs_xcalloc((size_t)n, sizeof *devs);
@@ -185,11 +228,12 @@ int gs_cmd_devices(int argc, char **argv)
 		if (gs_dev_cuda.info(i, &devs[i], err, sizeof err) < 0) {
 			fprintf(stderr, "gsearch: error: %s\n", err);
 			free(devs);
+			free(emu);
 			return GS_EXIT_ERRORS;
 		}
 	}
 	if (json) {
-		print_json(devs, n, NULL);
+		print_json(devs, n, NULL, emu, nemu);
 	} else {
 		/* Without NVML the driver's own version is unknown: driver == cuda. */
 		if (strcmp(devs[0].driver, devs[0].cuda_version))
@@ -199,7 +243,10 @@ int gs_cmd_devices(int argc, char **argv)
 			printf("driver for CUDA %s, %d GPU%s\n", devs[0].cuda_version, n,
 			       n == 1 ? "" : "s");
 		print_table(devs, n);
+		printf("\nemulated devices (--device emu:NAME; emu alone is emu:sm_90):\n");
+		print_emu_table();
 	}
 	free(devs);
+	free(emu);
 	return GS_EXIT_OK;
 }

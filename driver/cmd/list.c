@@ -82,8 +82,7 @@ int gs_cmd_list(int argc, char **argv)
 		gs_space_args_release(&a);
 		return GS_EXIT_USAGE;
 	}
-	gs_shard_from_env(&a);
-	struct gs_space *sp = gs_load_space_or_report(&a);
+	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
 	gs_space_args_release(&a);
 	if (!sp)
 		return GS_EXIT_ERRORS;

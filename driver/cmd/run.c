@@ -1,5 +1,6 @@
 /* run.c — `gsearch run`: create (or find) the sweep and its configurations. */
 #include "cmd/cmd.h"
+#include "dev/emu/emu.h"
 #include "gen/gen.h"
 #include "dev/dev.h"
 #include "sched/sweep.h"
@@ -17,7 +18,7 @@
 const char gs_help_run[] =
 	"usage: gsearch run [--dry-run | --compile-only] [--device DEV] [--jobs N] [--arch sm_XX]\n"
 	"                   [--timeout S] [--flush-l2] [--quiet] [--db FILE] [--shard I/N]\n"
-	"                   [--set NAME=VALUE]... [--emu] SPACE\n"
+	"                   [--threads N] [--set NAME=VALUE]... [--emu] SPACE\n"
 	"\n"
 	"Measures every valid configuration of SPACE: compiles its variant through\n"
 	"NVRTC (on N threads, ahead of the devices), runs it on one worker process\n"
@@ -35,7 +36,9 @@ const char gs_help_run[] =
 	"  --dry-run         create the sweep and its configurations, compile nothing\n"
 	"  --compile-only    also compile every variant (no GPU needed)\n"
 	"  --device DEV      cuda (all GPUs, the default when there is one), cuda:0,1,\n"
-	"                    or emu:PROFILE (the emulated device: not in this build)\n"
+	"                    emu:PROFILE (the emulated device: g80, gf100, sm_80, sm_90;\n"
+	"                    the default without a GPU is emu, that is emu:sm_90)\n"
+	"  --threads N       host threads of the emulated device (default: all cores)\n"
 	"  --jobs N          compile threads (default: the number of cores)\n"
 	"  --arch sm_XX      target architecture (default: the device's)\n"
 	"  --timeout S       seconds a configuration may run (default: the space's, 10)\n"
@@ -46,7 +49,7 @@ const char gs_help_run[] =
 	"  --shard I/N       only shard I of N; default from SLURM_ARRAY_TASK_ID and\n"
 	"                    SLURM_ARRAY_TASK_COUNT when set\n"
 	"  --set NAME=VALUE  override a problem constant (repeatable)\n"
-	"  --emu             use the problems' emulator sizes\n"
+	"  --emu             use the problems' emulator sizes (implied by emu devices)\n"
 	"  -h, --help        this help\n";
 
 static int store_fail(struct gs_store *st, const char *what)
@@ -58,6 +61,7 @@ static int store_fail(struct gs_store *st, const char *what)
 struct run_opts {
 	int dry, compile_only, flush_l2, quiet;
 	unsigned jobs;
+	int threads; /* the emulated device's, 0: all cores */
 	double timeout_s;
 	const char *db, *device, *arch;
 	char archbuf[16];
@@ -72,7 +76,8 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "device", required_argument, NULL, 'D' }, { "compile-only", no_argument, NULL, 'c' },
 		{ "jobs", required_argument, NULL, 'j' },  { "arch", required_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' }, { "flush-l2", no_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },       { NULL, 0, NULL, 0 },
+		{ "quiet", no_argument, NULL, 'q' },       { "threads", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
@@ -103,6 +108,16 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 				r = (gs_usage_error("run", "--arch needs sm_XX, not '%s'", optarg), -1);
 			o->arch = optarg;
 			break;
+		case 'T': {
+			char *end;
+			errno = 0;
+			long v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || v < 1 || v > 256)
+				r = (gs_usage_error("run", "--threads needs a number from 1 to 256, not '%s'",
+						    optarg), -1);
+			o->threads = (int)v;
+			break;
+		}
 		case 'j': {
 			char *end;
 			errno = 0;
@@ -137,7 +152,25 @@ struct devices {
 	size_t ngpus;
 	char ident[256]; /* the device part of the sweep's identity */
 	char why[256];   /* why there is no GPU */
+	const struct gs_emu_profile *emu; /* the emulated device, when it is one */
 };
+
+/* The emulated device named by "emu" or "emu:PROFILE": its profile, or NULL
+ * after saying which profiles there are. */
+static const struct gs_emu_profile *emu_profile(const char *d)
+{
+	const char *name = d[3] == ':' ? d + 4 : d[3] ? NULL : "sm_90";
+	const struct gs_emu_profile *p = name ? gs_emu_profile_find(name) : NULL;
+	if (p)
+		return p;
+	struct gs_buf b = GS_BUF_INIT;
+	for (int i = 0; gs_emu_profiles[i]; i++)
+		gs_buf_printf(&b, "%semu:%s", i ? ", " : "", gs_emu_profiles[i]->name);
+	fprintf(stderr, "gsearch: error: unknown device '%s' (emulated devices: %s)\n", d,
+		gs_buf_str(&b));
+	gs_buf_release(&b);
+	return NULL;
+}
 
 /* Which devices a sweep runs on: --device, else every GPU of the host, else
  * the emulated device's default profile. */
@@ -164,7 +197,7 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 				fprintf(stderr, "gsearch: error: --device %s: %s\n", d, dv->why);
 				return -1;
 			}
-			d = "emu:sm_90";
+			d = "emu";
 		} else if (!d || !strcmp(d, "cuda")) {
 			for (int i = 0; i < n && i < 64; i++)
 				dv->gpus[dv->ngpus++] = i;
@@ -190,6 +223,24 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 			return -1;
 		}
 	}
+	if (!dv->ngpus) {
+		if (strncmp(d, "emu", 3) || (d[3] && d[3] != ':')) {
+			fprintf(stderr, "gsearch: error: unknown device '%s' (cuda, cuda:N,M or emu:PROFILE)\n",
+				d);
+			return -1;
+		}
+		if (!(dv->emu = emu_profile(d)))
+			return -1;
+		/* one worker running blocks on all cores: the same results whatever
+		 * the number of threads, so they are no part of the identity */
+		for (int i = 0; gs_emu_profiles[i]; i++)
+			if (gs_emu_profiles[i] == dv->emu)
+				dv->gpus[dv->ngpus++] = i;
+		snprintf(dv->ident, sizeof dv->ident, "emu:%s", dv->emu->name);
+		if (!o->arch)
+			o->arch = dv->emu->arch;
+		return 0;
+	}
 	if (dv->ngpus) {
 		/* the identity names the kind of GPU, not which ones: a sweep may
 		 * resume on other GPUs of the same kind */
@@ -206,14 +257,6 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 			snprintf(o->archbuf, sizeof o->archbuf, "sm_%d%d", info.cc_major, info.cc_minor);
 			o->arch = o->archbuf;
 		}
-	} else {
-		snprintf(dv->ident, sizeof dv->ident, "%s", d ? d : "emu:sm_90");
-		if (!o->arch) {
-			/* the emulated device compiles for the architecture it names */
-			snprintf(o->archbuf, sizeof o->archbuf, "%s",
-				 !strncmp(dv->ident, "emu:sm_", 7) ? dv->ident + 4 : "sm_90");
-			o->arch = o->archbuf;
-		}
 	}
 	return 0;
 }
@@ -223,7 +266,8 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 {
 	sqlite3 *db = gs_store_sqlite(st);
 	sqlite3_stmt *q;
-	printf("device %s\noutcomes:", dev);
+	int modeled = !strncmp(dev, "emu:", 4);
+	printf("device %s%s\noutcomes:", dev, modeled ? " (times are modeled, not measured)" : "");
 	if (sqlite3_prepare_v2(db, "SELECT status, count(*) FROM result WHERE sweep_id = ?1 GROUP BY 1"
 				   " ORDER BY 2 DESC", -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(q, 1, sweep);
@@ -292,12 +336,13 @@ int gs_cmd_run(int argc, char **argv)
 		return GS_EXIT_ERRORS;
 	}
 	int measure = !o.dry && !o.compile_only;
-	if (measure && !dv.ngpus) {
-		gs_space_args_release(&a);
-		fprintf(stderr, "gsearch run: no GPU to measure on (%s), and the emulated device is not "
-				"in this build; use --compile-only to compile the sweep\n", dv.why);
-		return GS_EXIT_ERRORS;
-	}
+	/* the emulated device runs the problems' emulator sizes: at a GPU's
+	 * size an interpreter would take days */
+	if (dv.emu)
+		a.emu = 1;
+	if (measure && dv.emu && !o.device && dv.why[0] && !o.quiet)
+		fprintf(stderr, "gsearch: no GPU (%s): running on the emulated device emu:%s\n", dv.why,
+			dv.emu->name);
 	int compile_only = !o.dry;
 	unsigned jobs = o.jobs;
 	const char *db = o.db, *device = dv.ident, *arch = o.arch;
@@ -310,8 +355,7 @@ int gs_cmd_run(int argc, char **argv)
 			return GS_EXIT_ERRORS;
 		}
 	}
-	gs_shard_from_env(&a);
-	struct gs_space *sp = gs_load_space_or_report(&a);
+	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
 	if (!sp) {
 		gs_space_args_release(&a);
 		gs_nvrtc_unload(nvrtc);
@@ -355,12 +399,6 @@ int gs_cmd_run(int argc, char **argv)
 	gs_buf_printf(&shard, "%llu/%llu", (unsigned long long)a.shard_i,
 		      (unsigned long long)a.shard_n);
 	const char *options = o.flush_l2 ? "{\"flush_l2\":true}" : "{}";
-	h = gs_hasher_new();
-	const char *fields[] = { sp->name, space_hash, kernel_hash, gs_buf_str(&problems), options,
-				 device, gs_buf_str(&params), gs_buf_str(&shard) };
-	for (size_t i = 0; i < GS_ARRAY_SIZE(fields); i++)
-		gs_hasher_field(h, fields[i], strlen(fields[i]));
-	gs_hasher_hex(h, ident);
 	struct gs_sweep_ident id = {
 		.space_name = sp->name,
 		.space_path = a.path,
@@ -373,6 +411,7 @@ int gs_cmd_run(int argc, char **argv)
 		.shard = gs_buf_str(&shard),
 		.ident_hash = ident,
 	};
+	gs_sweep_ident_hash(&id, ident);
 
 	char *dbpath = db ? gs_xstrdup(db)
 		       : a.shard_n > 1 ? gs_xasprintf("results/%s.shard-%llu-of-%llu.db", sp->name,
@@ -464,6 +503,8 @@ int gs_cmd_run(int argc, char **argv)
 			.shard_n = a.shard_n,
 			.gpus = measure ? dv.gpus : NULL,
 			.ngpus = measure ? dv.ngpus : 0,
+			.emu_profile = dv.emu ? dv.emu->name : NULL,
+			.emu_threads = o.threads,
 			.timeout_s = o.timeout_s > 0 ? o.timeout_s : sp->timeout,
 			.flush_l2 = o.flush_l2,
 			.progress = o.quiet ? 0 : isatty(2) ? 2 : 1,

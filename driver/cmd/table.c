@@ -18,7 +18,9 @@ static const struct gs_cmd commands[] = {
 	{ "compile", gs_cmd_compile, "compile one configuration, print its resources", gs_help_compile, 0 },
 	{ "run", gs_cmd_run, "create a sweep and compile its variants (see `help run`)", gs_help_run, 0 },
 	{ "devices", gs_cmd_devices, "list the GPUs of this host and their limits", gs_help_devices, 0 },
-	{ "query", gs_cmd_query, "report on a store: summary, top, compare", gs_help_query, 0 },
+	{ "occupancy", gs_cmd_occupancy, "blocks per SM of a block shape on an emulated device", gs_help_occupancy, 0 },
+	{ "query", gs_cmd_query, "report on a store: summary, top, pareto, compare, ...", gs_help_query, 0 },
+	{ "show", gs_cmd_show, "one configuration of a store in full", gs_help_show, 0 },
 	{ "help", gs_cmd_help, "show help for a command", gs_help_help, 0 },
 	{ "compile-server", gs_cmd_compile_server, "", gs_help_compile_server, 1 },
 	{ "worker", gs_cmd_worker, "", gs_help_worker, 1 },
@@ -47,9 +49,13 @@ void gs_print_overview(FILE *f)
 	      "\n"
 	      "commands:\n",
 	      f);
+	int w = 0;
+	for (size_t i = 0; i < GS_ARRAY_SIZE(commands); i++)
+		if (!commands[i].hidden && (int)strlen(commands[i].name) > w)
+			w = (int)strlen(commands[i].name);
 	for (size_t i = 0; i < GS_ARRAY_SIZE(commands); i++)
 		if (!commands[i].hidden)
-			fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+			fprintf(f, "  %-*s %s\n", w, commands[i].name, commands[i].summary);
 	fputs("\n"
 	      "`gsearch help COMMAND` or `gsearch COMMAND --help` describes a command.\n"
 	      "`gsearch --version` prints the version.\n"

@@ -99,6 +99,10 @@ static char *result_json(const struct gs_result *r)
 		json_object_set_new(o, "error", json_string(r->error));
 	if (r->metrics_json)
 		json_object_set_new(o, "metrics", json_string(r->metrics_json));
+	if (r->counters_json)
+		json_object_set_new(o, "counters", json_string(r->counters_json));
+	if (r->modeled)
+		json_object_set_new(o, "modeled", json_true());
 	json_object_set_new(o, "registers", json_integer(r->attr.registers));
 	if (r->sticky) /* this worker exits after the result: send it nothing more */
 		json_object_set_new(o, "sticky", json_true());
@@ -153,9 +157,19 @@ int gs_cmd_worker(int argc, char **argv)
 	int failed;
 	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_timing_default };
 	struct gs_measure *m = NULL;
+	/* the device: a GPU's ordinal, or emu:PROFILE-INDEX:THREADS */
+	const struct gs_dev_ops *ops = &gs_dev_cuda;
+	int ordinal = atoi(f.s[6]);
+	if (!strncmp(f.s[6], "emu:", 4)) {
+		int threads = 0;
+		ops = &gs_dev_emu;
+		if (sscanf(f.s[6] + 4, "%d:%d", &ordinal, &threads) < 1)
+			ordinal = -1;
+		gs_emu_set_threads(threads);
+	}
 	if (env_from_json(sp, f.s[7], env, &a, err, sizeof err) == 0 &&
 	    gs_config_check(sp, env, &vm, &failed, &d) >= 0)
-		m = gs_measure_setup(sp, &gs_dev_cuda, atoi(f.s[6]), nvrtc, env, &mo, err, sizeof err);
+		m = gs_measure_setup(sp, ops, ordinal, nvrtc, env, &mo, err, sizeof err);
 	gs_diag_release(&d);
 	gs_frame_free(&f);
 	if (!m) {

@@ -849,8 +849,10 @@ static int raise_dyn_smem(struct gs_dev *d, struct gs_func *f, size_t dyn)
 }
 
 static int cuda_occupancy(struct gs_dev *d, struct gs_func *f, int block_threads, size_t dyn_smem,
-			  int *blocks_per_sm)
+			  int *blocks_per_sm, char *limiter)
 {
+	if (limiter)
+		limiter[0] = 0; /* the driver does not say; measure.c works it out */
 	CUresult r;
 	int rc, n = 0;
 

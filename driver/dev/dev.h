@@ -66,7 +66,10 @@ struct gs_module;
 struct gs_func;
 
 struct gs_dev_ops {
-	const char *kind; /* "cuda" */
+	const char *kind; /* "cuda", "emu" */
+	/* 1: times are computed by a model, not measured; one run gives them
+	 * exactly, so there is no warm-up and no repetition */
+	int modeled;
 	/* number of devices of this kind on the host; 0 with the reason in err
 	 * when there is none or no driver at all ("no NVIDIA driver (libcuda.so.1
 	 * not found)", "no GPU (...)"); < 0 with a message when a driver is
@@ -90,9 +93,11 @@ struct gs_dev_ops {
 	/* copy n bytes of device memory at src into the module's __constant__ symbol */
 	int (*const_copy)(struct gs_dev *d, struct gs_module *m, const char *symbol, uint64_t src,
 			  size_t n);
-	/* resident blocks per SM for this block size and dynamic shared memory */
+	/* resident blocks per SM for this block size and dynamic shared memory;
+	 * the resource that limits it into limiter[16] when the device knows
+	 * (limiter may be NULL; left "" otherwise) */
 	int (*occupancy)(struct gs_dev *d, struct gs_func *f, int block_threads, size_t dyn_smem,
-			 int *blocks_per_sm);
+			 int *blocks_per_sm, char *limiter);
 	/* asynchronous launch; args[i] points at the i-th argument's bytes */
 	int (*launch)(struct gs_dev *d, struct gs_func *f, const unsigned grid[3],
 		      const unsigned block[3], size_t dyn_smem, void **args);
@@ -111,9 +116,22 @@ struct gs_dev_ops {
 	int (*free_mem)(struct gs_dev *d, uint64_t ptr);
 	/* set n bytes at dst to byte */
 	int (*fill)(struct gs_dev *d, uint64_t dst, int byte, size_t n);
+	/* modeled devices: counters of what ran since timer_start (JSON
+	 * object) and the device's own metrics as JSON members ("a":1,"b":2);
+	 * both malloc'd */
+	int (*report)(struct gs_dev *d, char **counters, char **metrics);
 };
 
 extern const struct gs_dev_ops gs_dev_cuda;
+extern const struct gs_dev_ops gs_dev_emu;
+
+/* dev/emu/dev.c: host threads an emulated device runs blocks on (<= 0: all
+ * cores), for devices opened afterwards */
+void gs_emu_set_threads(int n);
+/* the module image of the emulated device: the cubin (for resources) and
+ * the PTX (to run), malloc'd into *out; returns its size */
+size_t gs_emu_image_pack(const void *cubin, size_t cubin_len, const char *ptx, size_t ptx_len,
+			 void **out);
 
 /* cuda.c: the GS_DEV_* class of a CUresult (0 for CUDA_SUCCESS), by the
  * kind of call that returned it.  Sticky errors are sticky from any call;

@@ -292,7 +292,7 @@ static int run_reference(struct gs_measure *m, struct gs_nvrtc *nvrtc, const str
 	opts[no++] = gs_xstrdup("-DGSEARCH_REFERENCE=1");
 	const char *names[64];
 	size_t nn = distinct_kernels(sp->refs, sp->nrefs < 64 ? sp->nrefs : 64, names);
-	struct gs_compile_in in = { f->path, gs_buf_str(&src), opts, no, names, nn, 0, 1 };
+	struct gs_compile_in in = { f->path, gs_buf_str(&src), opts, no, names, nn, m->ops->modeled, 1 };
 	struct gs_compile_out out;
 	int rc = gs_nvrtc_compile(nvrtc, &in, &out);
 	for (size_t i = 0; i < no; i++)
@@ -308,7 +308,15 @@ static int run_reference(struct gs_measure *m, struct gs_nvrtc *nvrtc, const str
 	struct gs_module *mod = NULL;
 	struct gs_func *funcs[64];
 	struct gs_funcattr attr;
-	rc = m->ops->module_load(m->dev, out.cubin, out.cubin_len, &mod);
+	if (m->ops->modeled) {
+		/* the emulated device runs the PTX and reads resources from the cubin */
+		void *img;
+		size_t n = gs_emu_image_pack(out.cubin, out.cubin_len, out.ptx, out.ptx_len, &img);
+		rc = m->ops->module_load(m->dev, img, n, &mod);
+		free(img);
+	} else {
+		rc = m->ops->module_load(m->dev, out.cubin, out.cubin_len, &mod);
+	}
 	for (size_t i = 0; rc == 0 && i < nn; i++)
 		rc = m->ops->function(m->dev, mod, out.lowered[i], &funcs[i], &attr);
 	gs_compile_out_release(&out, nn);
@@ -426,6 +434,8 @@ void gs_result_release(struct gs_result *r)
 {
 	free(r->metrics_json);
 	r->metrics_json = NULL;
+	free(r->counters_json);
+	r->counters_json = NULL;
 }
 
 static void outcome(struct gs_result *r, const char *status, int rc, const char *fmt, ...)
@@ -501,12 +511,13 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		return;
 	}
 	struct gs_module *mod = NULL;
+	char *dev_metrics = NULL;
 	struct gs_func *funcs[64];
 	struct gs_funcattr attrs[64];
 	struct plan p = { 0 };
 	int rc = m->ops->module_load(m->dev, cubin, cubin_len, &mod);
 	if (rc < 0) {
-		outcome(r, "launch_error", rc, "cannot load the cubin: %s", m->ops->errmsg(m->dev));
+		outcome(r, "launch_error", rc, "cannot load the module: %s", m->ops->errmsg(m->dev));
 		return;
 	}
 	for (size_t i = 0; i < nk; i++) {
@@ -549,20 +560,27 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		if (!p.steps[i].is_copy) {
 			const struct step *s = &p.steps[i];
 			int threads = (int)(s->block[0] * s->block[1] * s->block[2]);
-			if (m->ops->occupancy(m->dev, s->f, threads, s->smem, &r->blocks_per_sm) == 0) {
+			if (m->ops->occupancy(m->dev, s->f, threads, s->smem, &r->blocks_per_sm,
+					      r->limiter) == 0) {
 				int warps = (threads + m->info.warp_size - 1) / m->info.warp_size;
 				r->occupancy = (double)(r->blocks_per_sm * warps * m->info.warp_size) /
 					       m->info.max_threads_sm;
-				limiter(&m->info, &r->attr, threads, s->smem, r->limiter);
+				if (!r->limiter[0])
+					limiter(&m->info, &r->attr, threads, s->smem, r->limiter);
 			}
 			break;
 		}
-	/* one run, validated */
-	if ((rc = reset_outputs(m)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
-	    (rc = m->ops->sync(m->dev)) < 0) {
+	/* one run, validated; a modeled device times it too */
+	double modeled_ms = 0;
+	if ((rc = reset_outputs(m)) < 0 || (rc = m->ops->timer_start(m->dev)) < 0 ||
+	    (rc = replay(m, mod, &p)) < 0 || (rc = m->ops->sync(m->dev)) < 0 ||
+	    (rc = m->ops->timer_stop(m->dev, &modeled_ms)) < 0) {
 		outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
 		goto out;
 	}
+	if (m->ops->modeled && m->ops->report &&
+	    m->ops->report(m->dev, &r->counters_json, &dev_metrics) < 0)
+		dev_metrics = NULL;
 	if (m->have_ref) {
 		struct gs_buf why = GS_BUF_INIT;
 		r->max_abs_err = r->max_rel_err = 0;
@@ -593,6 +611,15 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 			gs_buf_release(&why);
 			goto out;
 		}
+	}
+	if (m->ops->modeled) {
+		/* deterministic: the one run is the time */
+		r->time_ms = r->min_ms = modeled_ms;
+		r->iqr_ms = 0;
+		r->reps = 1;
+		r->modeled = 1;
+		snprintf(r->status, sizeof r->status, "ok");
+		goto metrics;
 	}
 	/* warm up until steady, then time */
 	double warm[32];
@@ -656,8 +683,9 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	if (!stable)
 		snprintf(r->error, sizeof r->error, "timing not stable within %.0f%% after %zu runs",
 			 m->o.timing.rel_tol * 100, n);
-	/* user metrics, with the figures bound */
-	if (sp->nmetrics) {
+metrics:
+	/* user metrics, with the figures bound, then the device's own */
+	if (sp->nmetrics || dev_metrics) {
 		struct gs_buf mj = GS_BUF_INIT;
 		env[sp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
 		env[sp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
@@ -675,10 +703,16 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 			else
 				gs_buf_puts(&mj, "null");
 		}
+		if (dev_metrics && dev_metrics[0]) {
+			if (sp->nmetrics)
+				gs_buf_putc(&mj, ',');
+			gs_buf_puts(&mj, dev_metrics);
+		}
 		gs_buf_putc(&mj, '}');
 		r->metrics_json = gs_buf_detach(&mj);
 	}
 out:
+	free(dev_metrics);
 	plan_free(&p);
 	if (mod && !r->sticky)
 		m->ops->module_unload(m->dev, mod);

@@ -44,6 +44,8 @@ struct gs_result {
 	struct gs_funcattr attr;
 	char error[512];
 	char *metrics_json; /* malloc'd, may be NULL */
+	char *counters_json; /* a modeled device's counters, malloc'd, may be NULL */
+	int modeled;        /* time_ms is the device's model, not a measurement */
 	int sticky;         /* the device is unusable now: the worker must exit */
 };
 

@@ -13,6 +13,7 @@
 #include <uv.h>
 
 #include "dev/data.h"
+#include "dev/dev.h"
 #include "gen/variant.h"
 #include "sched/compile.h"
 #include "sched/proto.h"
@@ -54,6 +55,7 @@ enum wstate { W_STARTING, W_IDLE, W_BUSY, W_CLOSING, W_DEAD };
 struct worker {
 	struct pipeline *pl;
 	int ordinal;
+	char label[48]; /* "cuda:1", "emu:g80": in messages and results */
 	enum wstate state;
 	uv_process_t proc;
 	uv_pipe_t in, out;
@@ -406,8 +408,8 @@ static void on_handle_closed(uv_handle_t *h)
 		pl->stats->worker_restarts++;
 		worker_start(w);
 	} else if (!pl->stop && w->setup_failures >= 2) {
-		fprintf(stderr, "gsearch: error: the worker for cuda:%d cannot start; stopping\n",
-			w->ordinal);
+		fprintf(stderr, "gsearch: error: the worker for %s cannot start; stopping\n",
+			w->label);
 		pl->failed = 1;
 		pl->stop = 1;
 	}
@@ -441,8 +443,7 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 #define STR(k) (json_is_string(json_object_get(o, k)) ? json_string_value(json_object_get(o, k)) : NULL)
 #define NUM(k) (json_is_number(json_object_get(o, k)) ? json_number_value(json_object_get(o, k)) : -1)
 	const char *status = STR("status") ? STR("status") : "launch_error";
-	char dev[32];
-	snprintf(dev, sizeof dev, "cuda:%d", w->ordinal);
+	const char *dev = w->label;
 	struct gs_result_row r = {
 		.sweep_id = pl->sweep,
 		.idx = w->cur.idx,
@@ -451,6 +452,8 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 		.limiter = STR("limiter"),
 		.error = STR("error"),
 		.metrics = STR("metrics"),
+		.counters = STR("counters"),
+		.modeled = json_is_true(json_object_get(o, "modeled")),
 		.device = dev,
 		.time_ms = NUM("time_ms"),
 		.min_ms = NUM("min_ms"),
@@ -488,7 +491,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 		w->state = W_IDLE;
 		w->setup_failures = 0;
 	} else if (f->n >= 2 && !strcmp(f->s[0], "fatal")) {
-		fprintf(stderr, "gsearch: error: worker cuda:%d: %s\n", w->ordinal, f->s[1]);
+		fprintf(stderr, "gsearch: error: worker %s: %s\n", w->label, f->s[1]);
 		w->setup_failures++;
 		/* a setup that fails the same way each time will not get better */
 		if (w->setup_failures >= 2 || pl->stats->measured == 0) {
@@ -506,7 +509,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 		w->state = sticky ? W_CLOSING : W_IDLE;
 	} else {
 		/* a worker that says what it should not is not trusted again */
-		fprintf(stderr, "gsearch: error: worker cuda:%d sent garbage; replacing it\n", w->ordinal);
+		fprintf(stderr, "gsearch: error: worker %s sent garbage; replacing it\n", w->label);
 		if (w->state == W_BUSY) {
 			uv_timer_stop(&w->timer);
 			store_outcome(pl, w->cur.idx, w->cur.hash, "crash",
@@ -654,8 +657,12 @@ static void worker_start(struct worker *w)
 	}
 	uv_read_start((uv_stream_t *)&w->out, on_alloc, on_read);
 	/* setup */
-	char ord[16];
-	snprintf(ord, sizeof ord, "%d", w->ordinal);
+	/* a GPU's ordinal, or "emu:PROFILE-INDEX:THREADS" for the emulated device */
+	char ord[64];
+	if (pl->o->emu_profile)
+		snprintf(ord, sizeof ord, "emu:%d:%d", w->ordinal, pl->o->emu_threads);
+	else
+		snprintf(ord, sizeof ord, "%d", w->ordinal);
 	char nsets[16];
 	snprintf(nsets, sizeof nsets, "%zu", pl->o->nsets);
 	size_t nf = 9 + pl->o->nsets;
@@ -691,10 +698,19 @@ static void dispatch(struct pipeline *pl)
 		void *cubin;
 		size_t clen;
 		char *entries;
-		if (gs_store_variant_image(pl->st, r.hash, &cubin, &clen, &entries) < 0) {
+		char *ptx = NULL;
+		if (gs_store_variant_image(pl->st, r.hash, &cubin, &clen, &entries,
+					   pl->o->emu_profile ? &ptx : NULL) < 0) {
 			store_err(pl, "cannot read a variant's cubin");
 			free(r.params);
 			return;
+		}
+		if (ptx) {
+			void *img;
+			clen = gs_emu_image_pack(cubin, clen, ptx, strlen(ptx), &img);
+			free(cubin);
+			free(ptx);
+			cubin = img;
 		}
 		json_error_t je;
 		json_t *ea = json_loads(entries, 0, &je);
@@ -892,6 +908,10 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	for (size_t i = 0; i < pl.nworkers; i++) {
 		pl.workers[i].pl = &pl;
 		pl.workers[i].ordinal = o->gpus[i];
+		if (o->emu_profile)
+			snprintf(pl.workers[i].label, sizeof pl.workers[i].label, "emu:%s", o->emu_profile);
+		else
+			snprintf(pl.workers[i].label, sizeof pl.workers[i].label, "cuda:%d", o->gpus[i]);
 		worker_start(&pl.workers[i]);
 	}
 	if (gs_enum_init(&pl.e, sp, o->shard_i, o->shard_n) < 0) {

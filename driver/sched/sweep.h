@@ -23,6 +23,9 @@ struct gs_sweep_opts {
 	uint64_t shard_i, shard_n;
 	const int *gpus;          /* CUDA ordinals of the workers; none: compile only */
 	size_t ngpus;
+	const char *emu_profile;  /* set: the workers run this emulated device, and gpus[]
+				   * hold its index in gs_emu_profiles[] */
+	int emu_threads;          /* host threads per emulated device (<= 0: all cores) */
 	double timeout_s;         /* per configuration on a device */
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */

@@ -108,10 +108,75 @@ static const char schema_v2[] =
 static const char schema_v3[] =
 	"ALTER TABLE variant ADD COLUMN entries TEXT; -- JSON list of lowered kernel names\n";
 
+/* Schema 4: a time computed by the emulated device's model is marked as
+ * such, so that no report passes it off as a measurement. */
+static const char schema_v4[] =
+	"ALTER TABLE result ADD COLUMN modeled INTEGER NOT NULL DEFAULT 0; -- 1: time_ms is modeled\n";
+
+/* Schema 5: what `gsearch merge` keeps beside a merged sweep: the runs it
+ * was assembled from (one per shard, typically one Slurm array task each),
+ * and every measurement of a configuration that disagrees with the one in
+ * result, rather than dropping it. */
+static const char schema_v5[] =
+	"CREATE TABLE sweep_part ( -- the runs a merged sweep was assembled from, one row each\n"
+	"  sweep_id INTEGER NOT NULL REFERENCES sweep(id) ON DELETE CASCADE,\n"
+	"  ident_hash TEXT NOT NULL,        -- the run's own sweep identity (it covers the shard)\n"
+	"  host TEXT NOT NULL DEFAULT '',   -- host name the run was made on\n"
+	"  created_at TEXT NOT NULL DEFAULT '', -- when the run's sweep row was created\n"
+	"  shard TEXT NOT NULL,             -- \"i/N\" the run measured, \"0/1\" for all of it\n"
+	"  device TEXT,                     -- the run's device, as in sweep.device\n"
+	"  gpus TEXT,                       -- the devices its results name (\"cuda:0,cuda:1\")\n"
+	"  gsearch_version TEXT,\n"
+	"  started_at TEXT,\n"
+	"  finished_at TEXT,\n"
+	"  status TEXT,                     -- the run's sweep status when it was merged\n"
+	"  wall_s REAL,\n"
+	"  compile_busy_s REAL,\n"
+	"  device_busy_s REAL,\n"
+	"  configs INTEGER,                 -- configurations the run stored\n"
+	"  results INTEGER,                 -- outcomes the run stored\n"
+	"  source TEXT,                     -- the database merged from, as given; NULL: this one\n"
+	"  PRIMARY KEY (sweep_id, ident_hash, host, created_at)\n"
+	") WITHOUT ROWID;\n"
+	"\n"
+	"CREATE TABLE result_conflict ( -- a measurement that disagrees with the one in result\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  sweep_id INTEGER NOT NULL,\n"
+	"  idx INTEGER NOT NULL,\n"
+	"  source TEXT,                     -- the database it came from, as given to merge\n"
+	"  source_host TEXT,                -- host of the run that measured it\n"
+	"  source_shard TEXT,               -- shard of that run, \"i/N\"\n"
+	"  variant_hash TEXT,               -- the columns from here on are those of result\n"
+	"  status TEXT NOT NULL,\n"
+	"  time_ms REAL,\n"
+	"  min_ms REAL,\n"
+	"  iqr_ms REAL,\n"
+	"  reps INTEGER,\n"
+	"  blocks_per_sm INTEGER,\n"
+	"  occupancy REAL,\n"
+	"  limiter TEXT,\n"
+	"  energy_j REAL,\n"
+	"  power_w REAL,\n"
+	"  sm_clock_mhz REAL,\n"
+	"  temp_c REAL,\n"
+	"  max_abs_err REAL,\n"
+	"  max_rel_err REAL,\n"
+	"  error TEXT,\n"
+	"  metrics TEXT,\n"
+	"  counters TEXT,\n"
+	"  device TEXT,\n"
+	"  measured_at TEXT,\n"
+	"  modeled INTEGER,\n"
+	"  FOREIGN KEY (sweep_id, idx) REFERENCES config(sweep_id, idx) ON DELETE CASCADE\n"
+	");\n"
+	"CREATE INDEX result_conflict_config ON result_conflict(sweep_id, idx);\n";
+
 const char *const gs_store_migrations[] = {
 	schema_v1, /* 0 -> 1 */
 	schema_v2, /* 1 -> 2 */
 	schema_v3, /* 2 -> 3 */
+	schema_v4, /* 3 -> 4 */
+	schema_v5, /* 4 -> 5 */
 };
 const size_t gs_store_nmigrations = GS_ARRAY_SIZE(gs_store_migrations);
 

@@ -69,13 +69,13 @@
 	  " compile_s, entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"  \
 	  " ?14, ?15, ?16)"                                                                      \
 	  " ON CONFLICT (hash) DO NOTHING")                                                      \
-	X(VARIANT_IMAGE, "SELECT cubin, entries FROM variant WHERE hash = ?1")                    \
+	X(VARIANT_IMAGE, "SELECT cubin, entries, ptx FROM variant WHERE hash = ?1")                \
 	X(RESULT_PUT,                                                                            \
 	  "INSERT OR REPLACE INTO result (sweep_id, idx, variant_hash, status, time_ms, min_ms,"  \
 	  " iqr_ms, reps, blocks_per_sm, occupancy, limiter, energy_j, power_w, sm_clock_mhz,"    \
-	  " temp_c, max_abs_err, max_rel_err, error, metrics, counters, device) VALUES (?1, ?2,"  \
-	  " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20,"    \
-	  " ?21)")                                                                               \
+	  " temp_c, max_abs_err, max_rel_err, error, metrics, counters, device, modeled) VALUES"  \
+	  " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"    \
+	  " ?19, ?20, ?21, ?22)")                                                                               \
 	X(RESULT_DONE, "SELECT idx FROM result WHERE sweep_id = ?1")                              \
 	X(CONFIG_SET_VARIANT,                                                                    \
 	  "UPDATE config SET variant_hash = ?3 WHERE sweep_id = ?1 AND idx = ?2")               \
@@ -427,6 +427,18 @@ static int sweep_find(struct gs_store *s, const char *ident_hash, int64_t *id, i
 		rc = fail_db(s, rc, "cannot look up sweep %s in %s", ident_hash, s->path);
 	finish(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : rc;
+}
+
+void gs_sweep_ident_hash(const struct gs_sweep_ident *id, char out[33])
+{
+	/* order and fields are fixed: stores in the field hold these hashes */
+	const char *fields[] = { id->space_name, id->space_hash, id->kernel_hash, id->problem_json,
+				 id->options_json, id->device, id->params_json, id->shard };
+	struct gs_hasher *h = gs_hasher_new();
+
+	for (size_t i = 0; i < GS_ARRAY_SIZE(fields); i++)
+		gs_hasher_field(h, fields[i] ? fields[i] : "", fields[i] ? strlen(fields[i]) : 0);
+	gs_hasher_hex(h, out);
 }
 
 int gs_store_sweep_open(struct gs_store *s, const struct gs_sweep_ident *id, int64_t *sweep_id,
@@ -1030,8 +1042,10 @@ int gs_store_config_uncompiled(struct gs_store *s, int64_t sweep_id, int64_t *n)
 }
 
 int gs_store_variant_image(struct gs_store *s, const char *hash, void **cubin, size_t *len,
-			   char **entries)
+			   char **entries, char **ptx)
 {
+	if (ptx)
+		*ptx = NULL;
 	sqlite3_stmt *st = stmt(s, ST_VARIANT_IMAGE);
 	if (!st)
 		return -EIO;
@@ -1050,6 +1064,10 @@ int gs_store_variant_image(struct gs_store *s, const char *hash, void **cubin, s
 		}
 		const char *e = (const char *)sqlite3_column_text(st, 1);
 		*entries = gs_xstrdup(e ? e : "[]");
+		if (ptx) {
+			const char *t = (const char *)sqlite3_column_text(st, 2);
+			*ptx = gs_xstrdup(t ? t : "");
+		}
 		rc = 0;
 	} else {
 		rc = rc == SQLITE_DONE ? fail(s, -ENOENT, "variant %s is not in the store", hash)
@@ -1093,6 +1111,7 @@ int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r)
 	bind_text_or_null(st, 19, r->metrics);
 	bind_text_or_null(st, 20, r->counters);
 	bind_text_or_null(st, 21, r->device);
+	sqlite3_bind_int(st, 22, r->modeled ? 1 : 0);
 	int rc = sqlite3_step(st);
 	rc = rc == SQLITE_DONE ? 0
 			       : fail_db(s, rc, "cannot store the result of configuration %lld",

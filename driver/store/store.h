@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 3
+#define GS_STORE_SCHEMA_VERSION 5
 
 struct gs_store;
 
@@ -45,6 +45,11 @@ struct gs_sweep_ident {
 	const char *shard;        /* "0/1" */
 	const char *ident_hash;   /* hash of all the above but space_path */
 };
+
+/* The identity hash of a sweep (32 hex digits): over every field of id but
+ * space_path and ident_hash.  Runs and merges compute it the same way, so a
+ * merge of shards finds or makes the very sweep an unsharded run would. */
+void gs_sweep_ident_hash(const struct gs_sweep_ident *id, char out[33]);
 
 /* Finds the sweep with this identity or creates it (status 'created').
  * *created tells which. */
@@ -95,9 +100,10 @@ struct gs_variant_row {
 	double compile_s;
 	const char *entries; /* JSON list of lowered names */
 };
-/* The cubin and entries of a cached variant (malloc'd, caller frees). */
+/* The cubin, entries and (when ptx is not NULL) the PTX of a cached variant
+ * (malloc'd, caller frees). */
 int gs_store_variant_image(struct gs_store *s, const char *hash, void **cubin, size_t *len,
-			   char **entries);
+			   char **entries, char **ptx);
 
 /* A measured outcome (any status); replaces an earlier one.  NULL strings
  * and negative figures are stored as NULL. */
@@ -106,6 +112,7 @@ struct gs_result_row {
 	const char *variant_hash, *status, *limiter, *error, *metrics, *counters, *device;
 	double time_ms, min_ms, iqr_ms;
 	int reps, blocks_per_sm;
+	int modeled; /* time_ms is a model's */
 	double occupancy, energy_j, power_w, sm_clock_mhz, temp_c, max_abs_err, max_rel_err;
 };
 int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r);

@@ -226,7 +226,7 @@ static void check_saxpy(struct gs_dev *d, const struct gs_devinfo *info)
 	       "saxpy: %d registers, %d B static shared, %d B local, %d B const, max %d threads",
 	       k.attr.registers, k.attr.static_smem, k.attr.local_bytes, k.attr.const_bytes,
 	       k.attr.max_threads);
-	rc = ops->occupancy(d, k.f, 256, 0, &blocks);
+	rc = ops->occupancy(d, k.f, 256, 0, &blocks, NULL);
 	report(rc == 0 && blocks > 0 && blocks <= info->max_blocks_sm, "occupancy",
 	       "saxpy at 256 threads: %d blocks/SM", blocks);
 	rc = ops->alloc(d, N * sizeof(float), &dx);
@@ -392,7 +392,7 @@ static void check_smem(struct gs_dev *d, const struct gs_devinfo *info)
 	rc = ops->alloc(d, sizeof out, &dout);
 	nwords = (int)(big / 4);
 	if (!rc)
-		rc = ops->occupancy(d, k.f, 256, big, &blocks);
+		rc = ops->occupancy(d, k.f, 256, big, &blocks, NULL);
 	if (!rc)
 		rc = ops->launch(d, k.f, g, b, big, args);
 	if (!rc)

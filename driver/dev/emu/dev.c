@@ -1,0 +1,480 @@
+/* dev.c — the emulated device behind the gs_dev_ops vtable, so that a worker
+ * measures on it exactly as on a GPU.
+ *
+ * A launch runs the PTX interpreter at once (launches are synchronous here)
+ * and adds the timing model's time for that launch to the running timer.
+ * The "ordinal" of an emulated device is the index of its profile in
+ * gs_emu_profiles[].
+ *
+ * A module image is a cubin and the PTX it was made from, packed by
+ * gs_emu_image_pack: the cubin gives the real resource usage (registers,
+ * shared and local memory), the PTX is what runs. */
+#include "dev/emu/emu.h"
+#include "dev/dev.h"
+#include "gen/gen.h"
+#include "util/util.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char image_magic[8] = "GSEMU1\n";
+
+struct gs_module {
+	struct gs_ptx_module *ptx;
+	void *cubin;
+	size_t cubin_len;
+	struct gs_func *funcs; /* a list, freed with the module */
+};
+
+struct gs_func {
+	struct gs_func *next;
+	struct gs_module *m;
+	int entry;
+	struct gs_funcattr attr;
+};
+
+struct gs_dev {
+	const struct gs_emu_profile *prof;
+	struct gs_emu_mem mem;
+	int threads;
+	char err[1024];
+	int pending;   /* the result of the last launch, reported by sync */
+	/* what ran since timer_start */
+	double acc_ms;
+	struct gs_emu_counters acc;
+	double util_sum;
+	/* a launch ran that the profile could not have made resident: its
+	 * outputs are right (a reference launch needs only those) but it has
+	 * no modeled time */
+	char unmodeled[256];
+	unsigned nlaunch;
+};
+
+static int emu_threads = 0;
+
+void gs_emu_set_threads(int n)
+{
+	emu_threads = n;
+}
+
+static int fail(struct gs_dev *d, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(d->err, sizeof d->err, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+static int nprofiles(void)
+{
+	int n = 0;
+	while (gs_emu_profiles[n])
+		n++;
+	return n;
+}
+
+static int emu_count(char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	return nprofiles();
+}
+
+static void fill_info(const struct gs_emu_profile *p, int ordinal, struct gs_devinfo *i)
+{
+	memset(i, 0, sizeof(*i));
+	snprintf(i->name, sizeof i->name, "emulated %s (%s)", p->gpu, p->name);
+	snprintf(i->driver, sizeof i->driver, "emu");
+	snprintf(i->cuda_version, sizeof i->cuda_version, "-");
+	snprintf(i->pci_bus_id, sizeof i->pci_bus_id, "emu:%s", p->name);
+	i->ordinal = ordinal;
+	i->cc_major = p->cc_major;
+	i->cc_minor = p->cc_minor;
+	i->sms = p->sms;
+	i->mem_bytes = (size_t)4 << 30;
+	i->warp_size = p->warp_size;
+	i->max_threads_block = p->max_threads_block;
+	i->max_threads_sm = p->max_threads_sm;
+	i->max_blocks_sm = p->max_blocks_sm;
+	i->regs_sm = p->regs_sm;
+	i->regs_block = p->regs_block;
+	i->smem_sm = p->smem_sm;
+	i->smem_block = p->smem_block;
+	i->smem_block_optin = p->smem_block;
+	i->smem_reserved_block = p->smem_reserved_block;
+	i->clock_mhz = (int)p->clock_mhz;
+	for (int k = 0; k < 3; k++)
+		i->max_block_dim[k] = k < 2 ? p->max_threads_block : 64;
+	i->max_grid_dim[0] = p->cc_major >= 3 ? 2147483647 : 65535;
+	i->max_grid_dim[1] = i->max_grid_dim[2] = 65535;
+}
+
+static int emu_info(int ordinal, struct gs_devinfo *info, char *err, size_t errlen)
+{
+	if (ordinal < 0 || ordinal >= nprofiles()) {
+		snprintf(err, errlen, "no emulated device %d", ordinal);
+		return GS_DEV_FAIL;
+	}
+	fill_info(gs_emu_profiles[ordinal], ordinal, info);
+	return 0;
+}
+
+static int emu_open(int ordinal, struct gs_dev **out, struct gs_devinfo *info, char *err,
+		    size_t errlen)
+{
+	if (emu_info(ordinal, info, err, errlen) < 0)
+		return GS_DEV_FAIL;
+	struct gs_dev *d = gs_xcalloc(1, sizeof(*d));
+	d->prof = gs_emu_profiles[ordinal];
+	d->threads = emu_threads;
+	if (d->threads <= 0) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		d->threads = n > 0 ? (int)(n < 64 ? n : 64) : 1;
+	}
+	*out = d;
+	return 0;
+}
+
+static void emu_close(struct gs_dev *d)
+{
+	if (!d)
+		return;
+	gs_emu_mem_release(&d->mem);
+	free(d);
+}
+
+static const char *emu_errmsg(struct gs_dev *d)
+{
+	return d->err;
+}
+
+static int emu_alloc(struct gs_dev *d, size_t bytes, uint64_t *ptr)
+{
+	if (gs_emu_mem_alloc(&d->mem, bytes, ptr) < 0)
+		return fail(d, GS_DEV_FAIL, "out of memory allocating %zu bytes", bytes);
+	return 0;
+}
+
+static int emu_free(struct gs_dev *d, uint64_t ptr)
+{
+	if (gs_emu_mem_free(&d->mem, ptr) < 0)
+		return fail(d, GS_DEV_FAIL, "free of 0x%llx, which is no allocation",
+			    (unsigned long long)ptr);
+	return 0;
+}
+
+static unsigned char *span(struct gs_dev *d, uint64_t addr, size_t n)
+{
+	unsigned char *p = gs_emu_mem_ptr(&d->mem, addr, n);
+	if (!p)
+		fail(d, GS_DEV_FAIL, "0x%llx..+%zu is outside every allocation",
+		     (unsigned long long)addr, n);
+	return p;
+}
+
+static int emu_upload(struct gs_dev *d, uint64_t dst, const void *src, size_t n)
+{
+	unsigned char *p = n ? span(d, dst, n) : NULL;
+	if (n && !p)
+		return GS_DEV_FAIL;
+	if (n)
+		memcpy(p, src, n);
+	return 0;
+}
+
+static int emu_download(struct gs_dev *d, void *dst, uint64_t src, size_t n)
+{
+	unsigned char *p = n ? span(d, src, n) : NULL;
+	if (n && !p)
+		return GS_DEV_FAIL;
+	if (n)
+		memcpy(dst, p, n);
+	return 0;
+}
+
+static int emu_copy(struct gs_dev *d, uint64_t dst, uint64_t src, size_t n)
+{
+	if (!n)
+		return 0;
+	unsigned char *a = span(d, dst, n), *b = a ? span(d, src, n) : NULL;
+	if (!a || !b)
+		return GS_DEV_FAIL;
+	memmove(a, b, n);
+	return 0;
+}
+
+static int emu_fill(struct gs_dev *d, uint64_t dst, int byte, size_t n)
+{
+	unsigned char *p = n ? span(d, dst, n) : NULL;
+	if (n && !p)
+		return GS_DEV_FAIL;
+	if (n)
+		memset(p, byte, n);
+	return 0;
+}
+
+size_t gs_emu_image_pack(const void *cubin, size_t cubin_len, const char *ptx, size_t ptx_len,
+			 void **out)
+{
+	size_t n = sizeof image_magic + 8 + cubin_len + ptx_len;
+	unsigned char *p = gs_xmalloc(n);
+	memcpy(p, image_magic, sizeof image_magic);
+	uint64_t cl = cubin_len;
+	memcpy(p + sizeof image_magic, &cl, 8);
+	if (cubin_len)
+		memcpy(p + sizeof image_magic + 8, cubin, cubin_len);
+	if (ptx_len)
+		memcpy(p + sizeof image_magic + 8 + cubin_len, ptx, ptx_len);
+	*out = p;
+	return n;
+}
+
+static int emu_module_load(struct gs_dev *d, const void *image, size_t n, struct gs_module **out)
+{
+	const unsigned char *p = image;
+	uint64_t cl;
+	if (n < sizeof image_magic + 8 || memcmp(p, image_magic, sizeof image_magic))
+		return fail(d, GS_DEV_LAUNCH, "the module is not an emulator image (cubin and PTX)");
+	memcpy(&cl, p + sizeof image_magic, 8);
+	if (cl > n - sizeof image_magic - 8)
+		return fail(d, GS_DEV_LAUNCH, "truncated emulator image");
+	const unsigned char *cubin = p + sizeof image_magic + 8;
+	const char *ptx = (const char *)cubin + cl;
+	size_t ptx_len = n - sizeof image_magic - 8 - cl;
+	struct gs_ptx_module *pm = gs_ptx_load(ptx, ptx_len, &d->mem, d->err, sizeof d->err);
+	if (!pm)
+		return GS_DEV_LAUNCH;
+	struct gs_module *m = gs_xcalloc(1, sizeof(*m));
+	m->ptx = pm;
+	m->cubin_len = cl;
+	if (cl) {
+		m->cubin = gs_xmalloc(cl);
+		memcpy(m->cubin, cubin, cl);
+	}
+	*out = m;
+	return 0;
+}
+
+static void emu_module_unload(struct gs_dev *d, struct gs_module *m)
+{
+	if (!m)
+		return;
+	while (m->funcs) {
+		struct gs_func *f = m->funcs;
+		m->funcs = f->next;
+		free(f);
+	}
+	gs_ptx_free(m->ptx, &d->mem);
+	free(m->cubin);
+	free(m);
+}
+
+/* The most threads per block a function with these registers can launch
+ * with: what the driver would say, a multiple of the warp size. */
+static int max_threads(const struct gs_emu_profile *p, int regs, int launch_bound)
+{
+	int best = 0;
+	for (int t = p->warp_size; t <= p->max_threads_block; t += p->warp_size) {
+		struct gs_emu_occ o;
+		char why[8];
+		if (gs_emu_occupancy(p, t, regs, 0, &o, why, sizeof why) == 0 && o.blocks_per_sm > 0)
+			best = t;
+	}
+	if (launch_bound > 0 && launch_bound < best)
+		best = launch_bound;
+	return best;
+}
+
+static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry,
+			struct gs_func **out, struct gs_funcattr *attr)
+{
+	int e = gs_ptx_entry(m->ptx, entry);
+	if (e < 0)
+		return fail(d, GS_DEV_LAUNCH, "no entry '%s' in the PTX", entry);
+	struct gs_resources r;
+	char err[256];
+	memset(attr, 0, sizeof(*attr));
+	if (m->cubin_len && gs_cubin_resources(m->cubin, m->cubin_len, entry, &r, err, sizeof err) == 0) {
+		attr->registers = r.registers;
+		attr->static_smem = r.static_smem;
+		attr->local_bytes = r.stack_bytes > r.local_bytes ? r.stack_bytes : r.local_bytes;
+		attr->const_bytes = r.const_bytes;
+		attr->max_threads = max_threads(d->prof, r.registers, r.max_threads);
+	} else {
+		/* no cubin (a PTX-only test): what the PTX itself says */
+		attr->static_smem = (int)gs_ptx_static_smem(m->ptx, e);
+		attr->max_threads = d->prof->max_threads_block;
+	}
+	struct gs_func *f = gs_xcalloc(1, sizeof(*f));
+	f->m = m;
+	f->entry = e;
+	f->attr = *attr;
+	f->next = m->funcs;
+	m->funcs = f;
+	*out = f;
+	return 0;
+}
+
+static int emu_const_copy(struct gs_dev *d, struct gs_module *m, const char *symbol, uint64_t src,
+			  size_t n)
+{
+	uint64_t addr, size;
+	if (gs_ptx_symbol(m->ptx, symbol, &addr, &size) < 0)
+		return fail(d, GS_DEV_LAUNCH, "no symbol '%s' in the module", symbol);
+	if (n > size)
+		return fail(d, GS_DEV_LAUNCH, "%zu bytes into '%s', which has %llu", n, symbol,
+			    (unsigned long long)size);
+	return emu_copy(d, addr, src, n);
+}
+
+static int occupancy_of(struct gs_dev *d, struct gs_func *f, int threads, size_t dyn,
+			struct gs_emu_occ *o)
+{
+	char why[256];
+	if (gs_emu_occupancy(d->prof, threads, f->attr.registers, f->attr.static_smem + (int)dyn, o,
+			     why, sizeof why) < 0)
+		return fail(d, GS_DEV_INVALID, "%s", why);
+	return 0;
+}
+
+static int emu_occupancy(struct gs_dev *d, struct gs_func *f, int block_threads, size_t dyn_smem,
+			 int *blocks_per_sm, char *limiter)
+{
+	struct gs_emu_occ o;
+	int rc = occupancy_of(d, f, block_threads, dyn_smem, &o);
+	if (rc < 0)
+		return rc;
+	*blocks_per_sm = o.blocks_per_sm;
+	if (limiter)
+		snprintf(limiter, 16, "%s", o.limiter);
+	return 0;
+}
+
+static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3],
+		      const unsigned block[3], size_t dyn_smem, void **args)
+{
+	if (d->pending < 0)
+		return d->pending; /* as a GPU stream: nothing runs after a failure */
+	unsigned long threads = (unsigned long)block[0] * block[1] * block[2];
+	if (!threads || threads > 1024)
+		return fail(d, GS_DEV_INVALID, "a block of %lu threads", threads);
+	struct gs_emu_occ o;
+	char why[256];
+	int fits = gs_emu_occupancy(d->prof, (int)threads, f->attr.registers,
+				    f->attr.static_smem + (int)dyn_smem, &o, why, sizeof why) == 0 &&
+		   o.blocks_per_sm > 0;
+	if (!fits && !d->unmodeled[0])
+		snprintf(d->unmodeled, sizeof d->unmodeled, "%s", why[0] ? why : "no block fits on an SM");
+	int rc;
+	struct gs_emu_launch l = {
+		.mod = f->m->ptx,
+		.entry = f->entry,
+		.grid = { grid[0], grid[1], grid[2] },
+		.block = { block[0], block[1], block[2] },
+		.dyn_smem = dyn_smem,
+		.args = args,
+		.prof = d->prof,
+		.mem = &d->mem,
+		.threads = d->threads,
+	};
+	struct gs_emu_counters c;
+	rc = gs_emu_run(&l, &c, d->err, sizeof d->err);
+	if (rc == GS_EMU_FAULT)
+		return d->pending = GS_DEV_STICKY;
+	if (rc < 0)
+		return d->pending = GS_DEV_LAUNCH;
+	struct gs_emu_geom g = {
+		.grid = { grid[0], grid[1], grid[2] },
+		.block = { block[0], block[1], block[2] },
+		.regs_per_thread = f->attr.registers,
+		.smem_per_block = f->attr.static_smem + (int)dyn_smem,
+	};
+	struct gs_emu_model_out mo;
+	gs_emu_counters_add(&d->acc, &c);
+	if (!fits || gs_emu_model(d->prof, &c, &g, &o, &mo) < 0) {
+		if (!d->unmodeled[0])
+			snprintf(d->unmodeled, sizeof d->unmodeled, "no block of this launch fits on an SM");
+		return 0;
+	}
+	d->acc_ms += mo.ms;
+	/* efficiency is over all the work; utilization is per launch, averaged */
+	d->util_sum += mo.utilization;
+	d->nlaunch++;
+	return 0;
+}
+
+static int emu_sync(struct gs_dev *d)
+{
+	int rc = d->pending;
+	if (rc != GS_DEV_STICKY)
+		d->pending = 0;
+	return rc;
+}
+
+static int emu_timer_start(struct gs_dev *d)
+{
+	d->acc_ms = 0;
+	memset(&d->acc, 0, sizeof d->acc);
+	d->util_sum = 0;
+	d->nlaunch = 0;
+	d->unmodeled[0] = 0;
+	return 0;
+}
+
+static int emu_timer_stop(struct gs_dev *d, double *ms)
+{
+	if (d->pending < 0)
+		return d->pending;
+	if (d->unmodeled[0])
+		return fail(d, GS_DEV_INVALID, "%s", d->unmodeled);
+	*ms = d->acc_ms;
+	return 0;
+}
+
+/* The counters of what ran since timer_start, and the efficiency and
+ * utilization metrics of Ryoo et al. (CGO 2008) as JSON members. */
+static int emu_report(struct gs_dev *d, char **counters, char **metrics)
+{
+	*counters = gs_emu_counters_json(&d->acc);
+	uint64_t inst = 0;
+	for (int k = 0; k < GS_EMU_NCLASS; k++)
+		inst += d->acc.thread_inst[k];
+	char buf[256];
+	/* efficiency = 1 / (instructions per thread x threads) = 1 / all thread-instructions */
+	snprintf(buf, sizeof buf, "\"efficiency\":%.17g,\"utilization\":%.17g",
+		 inst ? 1.0 / (double)inst : 0.0, d->nlaunch ? d->util_sum / d->nlaunch : 0.0);
+	*metrics = gs_xstrdup(buf);
+	return 0;
+}
+
+const struct gs_dev_ops gs_dev_emu = {
+	.kind = "emu",
+	.modeled = 1,
+	.count = emu_count,
+	.open = emu_open,
+	.close = emu_close,
+	.errmsg = emu_errmsg,
+	.alloc = emu_alloc,
+	.upload = emu_upload,
+	.download = emu_download,
+	.copy = emu_copy,
+	.module_load = emu_module_load,
+	.module_unload = emu_module_unload,
+	.function = emu_function,
+	.const_copy = emu_const_copy,
+	.occupancy = emu_occupancy,
+	.launch = emu_launch,
+	.sync = emu_sync,
+	.timer_start = emu_timer_start,
+	.timer_stop = emu_timer_stop,
+	.info = emu_info,
+	.free_mem = emu_free,
+	.fill = emu_fill,
+	.report = emu_report,
+};

@@ -1,0 +1,215 @@
+/* emu.h — the emulated device: a PTX interpreter (ptx.c, exec.c), device
+ * profiles and occupancy (profile.c), and an analytical timing model
+ * (model.c).  dev/emu/dev.c wraps them in the gs_dev_ops vtable.
+ *
+ * The pieces meet here:
+ *   gs_ptx_load      PTX text  -> a pre-decoded module (or a positioned error)
+ *   gs_emu_run       one grid of one entry over the device's memory -> counters
+ *   gs_emu_occupancy blocks per SM and the limiter, by the profile's rules
+ *   gs_emu_model     counters + geometry + occupancy + profile -> cycles, ms
+ *
+ * Determinism: for one module, one launch and one memory content, gs_emu_run
+ * gives the same memory and the same counters whatever `threads` is. */
+#ifndef GS_EMU_H
+#define GS_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- profiles -------------------------------------------------------------- */
+
+enum gs_emu_coalesce {
+	GS_EMU_COALESCE_CC10, /* compute 1.0/1.1: per half-warp, thread k must access word k
+			       * of an aligned segment, else one transaction per thread */
+	GS_EMU_COALESCE_SECTORS, /* compute >= 2.0: distinct 32-byte sectors per warp */
+};
+
+struct gs_emu_profile {
+	const char *name;        /* "g80", "gf100", "sm_80", "sm_90" */
+	const char *gpu;         /* "GeForce 8800 GTX" */
+	int cc_major, cc_minor;
+	const char *arch;        /* the NVRTC target the variants compile for: "sm_75" for
+				  * profiles older than NVRTC supports, else their own */
+	int sms;
+	double clock_mhz;        /* shader clock */
+	double mem_bw_gbs;       /* DRAM bandwidth, GB/s */
+	int warp_size;
+	int max_threads_block, max_threads_sm, max_blocks_sm, max_warps_sm;
+	int regs_sm, regs_block, max_regs_thread;
+	int reg_alloc_unit;      /* registers per allocation granule */
+	int reg_alloc_by_block;  /* 1: granule is per block (g80), 0: per warp */
+	int warp_alloc_gran;     /* warps are allocated in multiples of this (g80: 2) */
+	int smem_sm, smem_block, smem_alloc_unit, smem_reserved_block;
+	int banks;               /* shared-memory banks: 16 (per half-warp) or 32 */
+	enum gs_emu_coalesce coalesce;
+	/* timing model constants, in shader cycles (model.c says how each is used) */
+	double mem_latency;      /* DRAM round trip */
+	double departure_delay;  /* cycles between two memory warps leaving when each is one
+				  * coalesced request (Hong & Kim's Departure_del_coal) */
+	double departure_delay_uncoal; /* cycles between two transactions of one uncoalesced
+					* warp leaving (Departure_del_uncoal) */
+	double issue_cycles[8];  /* cycles for one warp to issue one instruction, per class */
+	double barrier_cycles;   /* cost of one bar.sync per warp */
+	double launch_overhead_us;
+};
+
+/* NULL-terminated list; find by name ("sm_90"), NULL if unknown. */
+extern const struct gs_emu_profile *const gs_emu_profiles[];
+const struct gs_emu_profile *gs_emu_profile_find(const char *name);
+
+/* ---- occupancy --------------------------------------------------------------- */
+
+/* A limit that does not bind at all (no registers, no shared memory). */
+#define GS_EMU_OCC_NOLIMIT 0x7fffffff
+
+/* Bits of gs_emu_occ.limiters. */
+enum {
+	GS_EMU_LIM_THREADS = 1, /* warp slots */
+	GS_EMU_LIM_BLOCKS = 2,  /* block slots */
+	GS_EMU_LIM_REGS = 4,
+	GS_EMU_LIM_SMEM = 8,
+};
+
+struct gs_emu_occ {
+	int blocks_per_sm;       /* 0: the block cannot run at all */
+	int active_threads;      /* per SM */
+	int active_warps;
+	double occupancy;        /* active warps / most warps per SM */
+	char limiter[16];        /* "threads", "blocks", "registers", "smem", "warps" */
+	int by_threads, by_blocks, by_regs, by_smem; /* each limit on its own
+						      * (GS_EMU_OCC_NOLIMIT: none) */
+	int limiters;            /* every limit equal to blocks_per_sm (GS_EMU_LIM_*); limiter
+				  * names the first of threads, blocks, registers, smem */
+	int block_warps;         /* warps of one block */
+	int block_regs;          /* registers allocated to one block, after the granules */
+	int block_smem;          /* shared memory allocated to one block, reserve included */
+};
+
+/* 0, or -1 with a reason in why (block larger than the device allows, too
+ * many registers or too much shared memory for one block). */
+int gs_emu_occupancy(const struct gs_emu_profile *p, int block_threads, int regs_per_thread,
+		     int smem_per_block, struct gs_emu_occ *o, char *why, size_t whylen);
+
+/* ---- counters ------------------------------------------------------------------ */
+
+enum gs_emu_class {
+	GS_EMU_INT, GS_EMU_FP32, GS_EMU_FP64, GS_EMU_SFU, GS_EMU_MEM, GS_EMU_CTRL,
+	GS_EMU_BARRIER, GS_EMU_OTHER, GS_EMU_NCLASS
+};
+extern const char *const gs_emu_class_names[GS_EMU_NCLASS]; /* "int", "fp32", ... */
+
+struct gs_emu_counters {
+	uint64_t warp_inst[GS_EMU_NCLASS];   /* dynamic warp instructions issued */
+	uint64_t thread_inst[GS_EMU_NCLASS]; /* summed over active threads */
+	uint64_t gld_inst, gst_inst;         /* warp-level global loads / stores */
+	uint64_t gld_trans, gst_trans;       /* transactions after coalescing (32 B
+					      * sectors; g80: the half-warp rules) */
+	uint64_t gld_bytes, gst_bytes;       /* bytes moved by those transactions */
+	uint64_t atom_inst;                  /* warp-level atomics (global and shared) */
+	uint64_t sld_inst, sst_inst;         /* warp-level shared loads / stores */
+	uint64_t bank_conflicts;             /* extra shared-memory replays */
+	uint64_t lld_inst, lst_inst;         /* local memory (spills, stack arrays) */
+	uint64_t cld_inst;                   /* constant-bank loads */
+	uint64_t barriers;                   /* bar.sync executed, per warp */
+	uint64_t branches;                   /* warp-level conditional branches */
+	uint64_t divergent;                  /* of which split the warp */
+	uint64_t warps, blocks;              /* launched */
+};
+
+void gs_emu_counters_add(struct gs_emu_counters *acc, const struct gs_emu_counters *c);
+/* {"warp_inst":{"int":..},"thread_inst":{..},"gld_trans":..} */
+char *gs_emu_counters_json(const struct gs_emu_counters *c);
+
+/* ---- the interpreter ------------------------------------------------------------- */
+
+/* The device's global memory: allocations at fixed addresses (sorted by
+ * base, never overlapping, with unmapped gaps between them so that running
+ * off the end of one faults). */
+struct gs_emu_alloc {
+	uint64_t base, size;
+	unsigned char *host;
+};
+struct gs_emu_mem {
+	struct gs_emu_alloc *a;
+	size_t n, cap;
+	uint64_t next; /* next free address */
+};
+/* 0 or -1 (out of memory). */
+int gs_emu_mem_alloc(struct gs_emu_mem *m, uint64_t size, uint64_t *addr);
+int gs_emu_mem_free(struct gs_emu_mem *m, uint64_t addr);
+/* host pointer for [addr, addr+n) when it lies inside one allocation, else NULL */
+unsigned char *gs_emu_mem_ptr(const struct gs_emu_mem *m, uint64_t addr, uint64_t n);
+void gs_emu_mem_release(struct gs_emu_mem *m);
+
+struct gs_ptx_module;
+
+/* Parse and pre-decode PTX text.  Module variables (.global, .const with
+ * their initializers) are allocated in `mem`.  NULL with "emulator: ...
+ * at line N" in err for what the interpreter does not support or cannot
+ * parse. */
+struct gs_ptx_module *gs_ptx_load(const char *text, size_t len, struct gs_emu_mem *mem, char *err,
+				  size_t errlen);
+void gs_ptx_free(struct gs_ptx_module *m, struct gs_emu_mem *mem);
+/* index of the .entry named `name`, or -1 */
+int gs_ptx_entry(const struct gs_ptx_module *m, const char *name);
+/* parameter sizes of an entry (bytes each), returns their count */
+size_t gs_ptx_params(const struct gs_ptx_module *m, int entry, const size_t **sizes);
+/* static .shared bytes an entry uses (its own and its callees'), .local
+ * bytes per thread */
+size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry);
+/* address and size of a module variable (.global or .const), 0 or -1 */
+int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *addr, uint64_t *size);
+
+struct gs_emu_launch {
+	const struct gs_ptx_module *mod;
+	int entry;
+	unsigned grid[3], block[3];
+	size_t dyn_smem;
+	void *const *args;          /* args[i] points at parameter i's bytes */
+	const struct gs_emu_profile *prof; /* coalescing and bank rules */
+	struct gs_emu_mem *mem;
+	int threads;                /* host threads for blocks; <= 1: this thread only */
+	volatile int *cancel;       /* stop early when *cancel becomes non-zero (may be NULL) */
+};
+
+enum {
+	GS_EMU_OK = 0,
+	GS_EMU_FAULT = -1,       /* out of bounds, misaligned, trap: outcome crash */
+	GS_EMU_UNSUPPORTED = -2, /* an instruction the interpreter does not execute */
+	GS_EMU_BADLAUNCH = -3,   /* bad geometry or arguments */
+	GS_EMU_CANCELED = -4,    /* *launch->cancel became non-zero */
+};
+
+/* Run the grid.  Counters are zeroed first.  A fault names the PTX line,
+ * the instruction and the address: "emulator: out-of-bounds st.global.f32
+ * at line 87: address 0x10001000 (block (3,0,0) thread (5,0,0))". */
+int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *err, size_t errlen);
+
+/* ---- the timing model --------------------------------------------------------------- */
+
+struct gs_emu_geom {
+	unsigned grid[3], block[3];
+	int regs_per_thread;
+	int smem_per_block;
+};
+
+struct gs_emu_model_out {
+	double cycles;           /* per SM, for the whole grid */
+	double ms;               /* cycles at the profile's clock, plus launch overhead */
+	double mwp, cwp;         /* memory / computation warp parallelism */
+	int rep;                 /* waves of blocks per SM */
+	/* Ryoo et al. (CGO 2008) */
+	double efficiency;       /* 1 / (instructions per thread x threads) */
+	double utilization;      /* instructions per region x warps available to hide a stall */
+	char bound[16];          /* "memory", "compute", "latency" */
+	/* the model's intermediate figures, per warp of a full wave (see model.c) */
+	int active_warps;        /* N */
+	double comp_cycles, mem_cycles, mem_l, dep_delay, sync_cycles;
+};
+
+/* 0, or -1 when the block cannot be resident (occupancy 0). */
+int gs_emu_model(const struct gs_emu_profile *p, const struct gs_emu_counters *c,
+		 const struct gs_emu_geom *g, const struct gs_emu_occ *occ,
+		 struct gs_emu_model_out *out);
+
+#endif

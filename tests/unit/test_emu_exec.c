@@ -1,0 +1,1340 @@
+/* test_emu_exec.c — the PTX interpreter's executor.
+ *
+ * The first tests run instruction arrays built by hand (struct tb below), so
+ * that the counters are checked against answers known on paper: sectors and
+ * half-warp transactions of global accesses, bank conflicts of shared ones,
+ * one divergent branch.  The later tests compile CUDA C with NVRTC, load the
+ * PTX and compare every result with the same computation on the host
+ * (exactly for integers); they are skipped where NVRTC cannot be loaded. */
+#include <fenv.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dev/emu/emu.h"
+#include "dev/emu/ptx_int.h"
+#include "gen/gen.h"
+#include "harness.h"
+#include "util/util.h"
+
+/* ---- hand-built modules -------------------------------------------------------- */
+
+#define TB_CONST 4096 /* constant slots below, registers above */
+
+struct tb {
+	struct gs_ptx_module m;
+	struct gs_ptx_func f;
+	struct gs_ins code[64];
+	struct gs_slot slots[32];
+	uint64_t psize[4], poff[4];
+	uint32_t cnext, rnext;
+	unsigned char consts[TB_CONST];
+};
+
+static void tb_init(struct tb *t, uint64_t smem)
+{
+	memset(t, 0, sizeof(*t));
+	t->m.code = t->code;
+	t->m.funcs = &t->f;
+	t->m.nfuncs = 1;
+	t->m.slots = t->slots;
+	t->m.npred = 8;
+	t->m.strings = "op";
+	t->m.nstrings = 3;
+	t->f.name = "k";
+	t->f.entry = 1;
+	t->f.defined = 1;
+	t->f.psize = t->psize;
+	t->f.poff = t->poff;
+	t->f.smem_static = smem;
+	t->f.consts = t->consts;
+	t->rnext = TB_CONST;
+}
+
+/* a constant slot: an immediate replicated over the lanes, or a special */
+static uint32_t tb_slot(struct tb *t, int kind, uint64_t v, int wide)
+{
+	uint32_t off = t->cnext;
+	struct gs_slot *s = &t->slots[t->m.nslots++];
+	*s = (struct gs_slot){ .off = off, .wide = (uint8_t)wide, .kind = (uint8_t)kind, .val = v };
+	for (int l = 0; l < GS_WARP && kind == GS_SLOT_IMM; l++) {
+		if (wide)
+			memcpy(t->consts + off + 8 * l, &v, 8);
+		else
+			memcpy(t->consts + off + 4 * l, &(uint32_t){ (uint32_t)v }, 4);
+	}
+	t->cnext += wide ? 256 : 128;
+	t->m.const_hi = t->cnext;
+	return off;
+}
+
+static uint32_t tb_imm(struct tb *t, uint64_t v, int wide)
+{
+	return tb_slot(t, GS_SLOT_IMM, v, wide);
+}
+
+static uint32_t tb_reg(struct tb *t, int wide)
+{
+	uint32_t off = t->rnext;
+	t->rnext += wide ? 256 : 128;
+	t->m.rf_bytes = t->rnext;
+	return off;
+}
+
+/* a kernel parameter of `size` bytes at the next offset */
+static void tb_param(struct tb *t, uint64_t size)
+{
+	size_t i = t->f.nparams++;
+	t->poff[i] = t->f.kparam_bytes;
+	t->psize[i] = size;
+	t->f.kparam_bytes += size;
+}
+
+static struct gs_ins *tb_ins(struct tb *t, int op, int cls, uint32_t o0, uint32_t o1, uint32_t o2)
+{
+	struct gs_ins *in = &t->code[t->m.ncode++];
+	*in = (struct gs_ins){ .op = (uint16_t)op, .cls = (uint8_t)cls, .guard = -1, .rpc = -1,
+			       .o = { o0, o1, o2, GS_NONE, GS_NONE, GS_NONE } };
+	in->line = (uint32_t)t->m.ncode;
+	t->f.pc1 = (int32_t)t->m.ncode;
+	return in;
+}
+
+static struct gs_ins *tb_mem(struct tb *t, int op, int space, uint32_t val, uint32_t addr, int a32)
+{
+	struct gs_ins *in = tb_ins(t, op, GS_EMU_MEM, val, GS_NONE, GS_NONE);
+	in->o[4] = addr;
+	in->sz = 4;
+	in->nv = 1;
+	in->sub = (uint8_t)space;
+	in->f = a32 ? GS_MF_A32 : 0;
+	return in;
+}
+
+/* d64 = param 0 (a pointer) */
+static uint32_t tb_ldptr(struct tb *t, uint64_t poff)
+{
+	uint32_t d = tb_reg(t, 1);
+	struct gs_ins *in = tb_ins(t, GS_OP_LDKP, GS_EMU_MEM, d, GS_NONE, GS_NONE);
+	in->o[4] = tb_imm(t, 0, 1);
+	in->imm = (int64_t)poff;
+	in->sz = 8;
+	in->nv = 1;
+	in->sub = GS_SP_KPARAM;
+	in->f = GS_MF_WIDE;
+	return d;
+}
+
+static int tb_run(struct tb *t, struct gs_emu_mem *mem, const char *prof, unsigned threads,
+		  void **args, struct gs_emu_counters *c, char *err)
+{
+	struct gs_emu_launch l = {
+		.mod = &t->m,
+		.entry = 0,
+		.grid = { 1, 1, 1 },
+		.block = { threads, 1, 1 },
+		.args = args,
+		.prof = gs_emu_profile_find(prof),
+		.mem = mem,
+		.threads = 1,
+	};
+	ck_assert_ptr_nonnull(l.prof);
+	return gs_emu_run(&l, c, err, 256);
+}
+
+/* One global load per thread of the float at base + (tid ^ perm) * stride * 4. */
+static void global_load(const char *prof, unsigned stride, unsigned perm,
+			struct gs_emu_counters *c)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	uint64_t buf;
+	char err[256];
+	ck_assert_int_eq(gs_emu_mem_alloc(&mem, 32 * 16 * 4, &buf), 0);
+	tb_init(&t, 0);
+	tb_param(&t, 8);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t base = tb_ldptr(&t, 0), i = tb_reg(&t, 0), off = tb_reg(&t, 1);
+	uint32_t a = tb_reg(&t, 1), v = tb_reg(&t, 0);
+	tb_ins(&t, GS_OP_XOR32, GS_EMU_INT, i, tid, tb_imm(&t, perm, 0));
+	tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, i, tb_imm(&t, 4 * stride, 0));
+	tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+	tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, v, a, 0);
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	void *args[] = { &buf };
+	ck_assert_int_eq(tb_run(&t, &mem, prof, 32, args, c, err), GS_EMU_OK);
+	ck_assert_uint_eq(c->gld_inst, 1);
+	ck_assert_uint_eq(c->warp_inst[GS_EMU_MEM], 2);
+	ck_assert_uint_eq(c->thread_inst[GS_EMU_INT], 3 * 32);
+	gs_emu_mem_release(&mem);
+}
+
+START_TEST(test_coalesce_sectors)
+{
+	struct gs_emu_counters c;
+	global_load("sm_90", 1, 0, &c); /* 32 floats in a row: 128 bytes */
+	ck_assert_uint_eq(c.gld_trans, 4);
+	ck_assert_uint_eq(c.gld_bytes, 128);
+	global_load("sm_90", 2, 0, &c); /* every other float: 256 bytes */
+	ck_assert_uint_eq(c.gld_trans, 8);
+	global_load("sm_90", 1, 1, &c); /* neighbours swapped: the same sectors */
+	ck_assert_uint_eq(c.gld_trans, 4);
+	global_load("sm_90", 16, 0, &c); /* a sector per thread */
+	ck_assert_uint_eq(c.gld_trans, 32);
+}
+END_TEST
+
+START_TEST(test_coalesce_cc10)
+{
+	struct gs_emu_counters c;
+	global_load("g80", 1, 0, &c); /* thread k -> word k: one 64-byte transaction per half */
+	ck_assert_uint_eq(c.gld_trans, 2);
+	ck_assert_uint_eq(c.gld_bytes, 128);
+	global_load("g80", 1, 1, &c); /* permuted inside each half: one per thread */
+	ck_assert_uint_eq(c.gld_trans, 32);
+	ck_assert_uint_eq(c.gld_bytes, 32 * 32);
+	global_load("g80", 2, 0, &c); /* strided: one per thread */
+	ck_assert_uint_eq(c.gld_trans, 32);
+}
+END_TEST
+
+/* One shared store and one load per thread at word tid * stride (32-bit
+ * addresses); the conflicts of the two. */
+static uint64_t shared_access(const char *prof, unsigned stride)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	char err[256];
+	tb_init(&t, 32 * 32 * 4);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t a = tb_reg(&t, 0), v = tb_reg(&t, 0);
+	tb_ins(&t, GS_OP_MUL32, GS_EMU_INT, a, tid, tb_imm(&t, 4 * stride, 0));
+	tb_mem(&t, GS_OP_ST, GS_SP_SHARED, tid, a, 1);
+	tb_mem(&t, GS_OP_LD, GS_SP_SHARED, v, a, 1);
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	ck_assert_int_eq(tb_run(&t, &mem, prof, 32, NULL, &c, err), GS_EMU_OK);
+	ck_assert_uint_eq(c.sst_inst, 1);
+	ck_assert_uint_eq(c.sld_inst, 1);
+	gs_emu_mem_release(&mem);
+	return c.bank_conflicts;
+}
+
+START_TEST(test_bank_conflicts)
+{
+	ck_assert_uint_eq(shared_access("sm_90", 1), 0);
+	ck_assert_uint_eq(shared_access("sm_90", 2), 2 * 1);   /* 2-way, store and load */
+	ck_assert_uint_eq(shared_access("sm_90", 3), 0);       /* odd strides: distinct banks */
+	ck_assert_uint_eq(shared_access("sm_90", 4), 2 * 3);   /* 4 words in each of 8 banks */
+	ck_assert_uint_eq(shared_access("sm_90", 16), 2 * 15); /* 16 words in banks 0 and 16 */
+	ck_assert_uint_eq(shared_access("sm_90", 32), 2 * 31); /* all in bank 0 */
+	ck_assert_uint_eq(shared_access("sm_90", 0), 0);       /* one word: broadcast */
+	/* 16 banks, per half-warp: stride 2 is 2-way in each half */
+	ck_assert_uint_eq(shared_access("g80", 2), 2 * 2 * 1);
+	ck_assert_uint_eq(shared_access("g80", 16), 2 * 2 * 15);
+	ck_assert_uint_eq(shared_access("g80", 1), 0);
+}
+END_TEST
+
+/* if (tid < 16) v = 100; else v = 200; out[tid] = v; */
+START_TEST(test_divergence)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	uint64_t buf;
+	char err[256];
+	ck_assert_int_eq(gs_emu_mem_alloc(&mem, 48 * 4, &buf), 0);
+	tb_init(&t, 0);
+	tb_param(&t, 8);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a = tb_reg(&t, 1), v = tb_reg(&t, 0);
+	tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 4, 0));
+	tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+	struct gs_ins *s = tb_ins(&t, GS_OP_SETP, GS_EMU_INT, 2, GS_NONE, tid);
+	s->o[3] = tb_imm(&t, 16, 0);
+	s->o[4] = GS_NONE;
+	s->sub = GS_CMP_LT;
+	s->sub2 = GS_TY_U32;
+	int32_t pc_bra = (int32_t)t.m.ncode;
+	struct gs_ins *b = tb_ins(&t, GS_OP_BRA, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	tb_ins(&t, GS_OP_MOV32, GS_EMU_INT, v, tb_imm(&t, 100, 0), GS_NONE);
+	struct gs_ins *j = tb_ins(&t, GS_OP_BRA, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	int32_t pc_else = (int32_t)t.m.ncode;
+	tb_ins(&t, GS_OP_MOV32, GS_EMU_INT, v, tb_imm(&t, 200, 0), GS_NONE);
+	int32_t pc_join = (int32_t)t.m.ncode;
+	tb_mem(&t, GS_OP_ST, GS_SP_GLOBAL, v, a, 0);
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	b = &t.code[pc_bra];
+	b->guard = 2;
+	b->gneg = 1;
+	b->tgt = pc_else;
+	b->rpc = pc_join;
+	j->tgt = pc_join;
+	void *args[] = { &buf };
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 48, args, &c, err), GS_EMU_OK);
+	const int *out = (const int *)gs_emu_mem_ptr(&mem, buf, 48 * 4);
+	for (int i = 0; i < 48; i++)
+		ck_assert_int_eq(out[i], i < 16 ? 100 : 200);
+	/* warp 0 splits, warp 1 (16 threads, all >= 16) does not */
+	ck_assert_uint_eq(c.branches, 2);
+	ck_assert_uint_eq(c.divergent, 1);
+	ck_assert_uint_eq(c.warps, 2);
+	ck_assert_uint_eq(c.blocks, 1);
+	/* warp 0: 5 before the branch, then 2 per path and 2 after; warp 1: 5 + 1 + 2 */
+	uint64_t total = 0;
+	for (int k = 0; k < GS_EMU_NCLASS; k++)
+		total += c.warp_inst[k];
+	ck_assert_uint_eq(total, (5 + 2 + 1 + 2) + (5 + 1 + 2));
+	gs_emu_mem_release(&mem);
+}
+END_TEST
+
+/* a store one word past the end of its buffer */
+START_TEST(test_fault_bounds)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	uint64_t buf;
+	char err[256];
+	ck_assert_int_eq(gs_emu_mem_alloc(&mem, 31 * 4, &buf), 0);
+	tb_init(&t, 0);
+	tb_param(&t, 8);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a = tb_reg(&t, 1);
+	tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 4, 0));
+	tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+	tb_mem(&t, GS_OP_ST, GS_SP_GLOBAL, tid, a, 0)->line = 87;
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	void *args[] = { &buf };
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 32, args, &c, err), GS_EMU_FAULT);
+	char want[200];
+	snprintf(want, sizeof want,
+		 "emulator: out-of-bounds op at line 87: address 0x%llx "
+		 "(block (0,0,0) thread (31,0,0))",
+		 (unsigned long long)(buf + 31 * 4));
+	ck_assert_str_eq(err, want);
+	/* the same store 2 bytes off: misaligned, reported for thread 0 */
+	t.code[3].imm = 2;
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 32, args, &c, err), GS_EMU_FAULT);
+	ck_assert_ptr_nonnull(strstr(err, "misaligned op at line 87"));
+	ck_assert_ptr_nonnull(strstr(err, "thread (0,0,0)"));
+	gs_emu_mem_release(&mem);
+}
+END_TEST
+
+/* ---- CUDA C through NVRTC ------------------------------------------------------ */
+
+struct kmod {
+	struct gs_emu_mem mem;
+	struct gs_ptx_module *m;
+	char lowered[256]; /* the mangled name of the one name expression, if any */
+};
+
+/* Compile `path` for sm_90 with the options (NULL-terminated) and load the
+ * PTX.  0, or 1 when NVRTC cannot be loaded here (the test is skipped). */
+static int kload(struct kmod *k, const char *path, const char *const *opts, const char *expr)
+{
+	static struct gs_nvrtc *nv;
+	char err[512];
+	memset(k, 0, sizeof(*k));
+	if (!nv && gs_nvrtc_load(&nv, err, sizeof err) < 0) {
+		printf("test_emu_exec: note: NVRTC tests skipped: %s\n", err);
+		return 1;
+	}
+	char *src;
+	size_t len;
+	ck_assert_msg(gs_read_file(path, &src, &len) == 0, "cannot read %s", path);
+	const char *o[32] = { "-arch=sm_90" };
+	size_t n = 1;
+	for (size_t i = 0; opts && opts[i] && n < 32; i++)
+		o[n++] = opts[i];
+	struct gs_compile_in in = { .name = path, .source = src, .opts = o, .nopts = n,
+				    .name_exprs = expr ? &expr : NULL, .nnames = expr ? 1 : 0,
+				    .want_ptx = 1 };
+	struct gs_compile_out out;
+	memset(&out, 0, sizeof out);
+	ck_assert_int_eq(gs_nvrtc_compile(nv, &in, &out), 0);
+	ck_assert_msg(out.ok, "%s does not compile: %s", path, out.log);
+	if (expr)
+		snprintf(k->lowered, sizeof k->lowered, "%s", out.lowered[0]);
+	k->m = gs_ptx_load(out.ptx, out.ptx_len, &k->mem, err, sizeof err);
+	ck_assert_msg(k->m != NULL, "%s: %s", path, err);
+	gs_compile_out_release(&out, expr ? 1 : 0);
+	free(src);
+	return 0;
+}
+
+static void kfree(struct kmod *k)
+{
+	gs_ptx_free(k->m, &k->mem);
+	gs_emu_mem_release(&k->mem);
+}
+
+static uint64_t kbuf(struct kmod *k, size_t bytes, const void *init)
+{
+	uint64_t a;
+	ck_assert_int_eq(gs_emu_mem_alloc(&k->mem, bytes, &a), 0);
+	if (init)
+		memcpy(gs_emu_mem_ptr(&k->mem, a, bytes), init, bytes);
+	return a;
+}
+
+static void *kptr(struct kmod *k, uint64_t a, size_t bytes)
+{
+	void *p = gs_emu_mem_ptr(&k->mem, a, bytes);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+/* Run kernel `name` (1-D geometry unless gy/by say otherwise).  The return
+ * code; err holds the message. */
+static int krun_full(struct kmod *k, const char *name, unsigned gx, unsigned gy, unsigned bx,
+		     unsigned by, size_t dyn, void **args, int threads, struct gs_emu_counters *c,
+		     char *err)
+{
+	int e = gs_ptx_entry(k->m, name);
+	ck_assert_msg(e >= 0, "no kernel %s", name);
+	struct gs_emu_launch l = {
+		.mod = k->m,
+		.entry = e,
+		.grid = { gx, gy, 1 },
+		.block = { bx, by, 1 },
+		.dyn_smem = dyn,
+		.args = args,
+		.prof = gs_emu_profile_find("sm_90"),
+		.mem = &k->mem,
+		.threads = threads,
+	};
+	return gs_emu_run(&l, c, err, 512);
+}
+
+static void krun(struct kmod *k, const char *name, unsigned grid, unsigned block, size_t dyn,
+		 void **args, struct gs_emu_counters *c)
+{
+	char err[512];
+	int rc = krun_full(k, name, grid, 1, block, 1, dyn, args, 2, c, err);
+	ck_assert_msg(rc == GS_EMU_OK, "%s: %s", name, err);
+}
+
+static uint32_t seed = 1;
+static uint32_t rnd(void)
+{
+	seed = seed * 1103515245u + 12345u;
+	return seed >> 8;
+}
+
+/* kernels/matmul.cu in configurations of spaces/matmul.space, and its naive
+ * reference, against a host matmul adding the products in the same order */
+START_TEST(test_matmul)
+{
+	static const int cfg[][4] = { /* TILE, RECT, UNROLL, PREFETCH */
+		{ 16, 1, 16, 1 }, { 16, 2, 4, 0 }, { 8, 4, 8, 1 }, { 8, 1, 1, 0 },
+		{ 16, 4, 2, 1 }, { 32, 1, 32, 1 }, { 32, 2, 8, 0 },
+	};
+	const int n = 64;
+	float a[64 * 64], b[64 * 64], ref[64 * 64];
+	for (int i = 0; i < n * n; i++) {
+		a[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+		b[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+	}
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			float s = 0;
+			for (int k = 0; k < n; k++)
+				s = fmaf(a[i * n + k], b[k * n + j], s);
+			ref[i * n + j] = s;
+		}
+	for (size_t c = 0; c <= sizeof cfg / sizeof cfg[0]; c++) {
+		int naive = c == sizeof cfg / sizeof cfg[0];
+		const int *p = naive ? cfg[0] : cfg[c];
+		char d[4][32];
+		snprintf(d[0], 32, "-DTILE=%d", p[0]);
+		snprintf(d[1], 32, "-DRECT=%d", p[1]);
+		snprintf(d[2], 32, "-DUNROLL=%d", p[2]);
+		snprintf(d[3], 32, "-DPREFETCH=%d", p[3]);
+		const char *opts[] = { d[0], d[1], d[2], d[3], NULL };
+		struct kmod k;
+		if (kload(&k, "kernels/matmul.cu", opts, NULL))
+			return;
+		uint64_t da = kbuf(&k, sizeof a, a), db = kbuf(&k, sizeof b, b);
+		uint64_t dc = kbuf(&k, sizeof ref, NULL);
+		int nn = n;
+		void *args[] = { &da, &db, &dc, &nn };
+		struct gs_emu_counters cnt;
+		char err[512];
+		unsigned t = (unsigned)p[0];
+		int rc;
+		if (naive)
+			rc = krun_full(&k, "matmul_naive", 4, 4, 16, 16, 0, args, 2, &cnt, err);
+		else
+			rc = krun_full(&k, "matmul", (unsigned)n / (t * (unsigned)p[1]),
+				       (unsigned)n / t, t, t, 0, args, 2, &cnt, err);
+		ck_assert_msg(rc == GS_EMU_OK, "%s", err);
+		const float *cc = kptr(&k, dc, sizeof ref);
+		for (int i = 0; i < n * n; i++)
+			ck_assert_msg(fabsf(cc[i] - ref[i]) <= 1e-4f * (1.0f + fabsf(ref[i])),
+				      "config %zu: C[%d] = %.9g, host %.9g", c, i, (double)cc[i],
+				      (double)ref[i]);
+		/* one block per tile of C; two barriers per step of k; no bank
+		 * conflicts where a warp stores whole rows of Bs (with TILE = 16 and
+		 * RECT > 1 the two rows of a warp's Bs store share banks) */
+		if (!naive) {
+			ck_assert_uint_eq(cnt.blocks, (uint64_t)(n / (p[0] * p[1])) * (n / p[0]));
+			ck_assert_uint_gt(cnt.sld_inst, 0);
+			if (p[0] == 32 || (p[0] == 16 && p[1] == 1))
+				ck_assert_uint_eq(cnt.bank_conflicts, 0);
+			ck_assert_uint_eq(cnt.barriers,
+					  cnt.warps * (uint64_t)(2 * n / p[0]));
+		}
+		ck_assert_uint_eq(cnt.divergent, 0);
+		kfree(&k);
+	}
+}
+END_TEST
+
+/* tests/emu/reduce.cu: a shared-memory tree, shuffles and votes */
+START_TEST(test_reduce_warp_ops)
+{
+	struct kmod k;
+	const char *opts[] = { "-DBLOCK=128", NULL };
+	if (kload(&k, "tests/emu/reduce.cu", opts, NULL))
+		return;
+	enum { N = 1000, NB = 8, W = NB * 128 / 32 };
+	int in[NB * 128];
+	for (int i = 0; i < NB * 128; i++)
+		in[i] = (int)(rnd() % 2001) - 1000 + (i % 37 == 0 ? 5000 : 0);
+	uint64_t din = kbuf(&k, sizeof in, in), dout = kbuf(&k, NB * 4, NULL);
+	int n = N;
+	void *a1[] = { &din, &dout, &n };
+	struct gs_emu_counters c;
+	krun(&k, "reduce_smem", NB, 128, 0, a1, &c);
+	const int *out = kptr(&k, dout, NB * 4);
+	for (int b = 0; b < NB; b++) {
+		int s = 0;
+		for (int t = 0; t < 128; t++)
+			s += b * 128 + t < N ? in[b * 128 + t] : 0;
+		ck_assert_int_eq(out[b], s);
+	}
+	ck_assert_uint_eq(c.barriers, (uint64_t)NB * 4 * 8); /* 1 + 7 per warp */
+
+	uint64_t dsum = kbuf(&k, W * 4, NULL), dmx = kbuf(&k, W * 4, NULL);
+	uint64_t dbal = kbuf(&k, W * 4, NULL), dany = kbuf(&k, W * 4, NULL);
+	uint64_t dall = kbuf(&k, W * 4, NULL), dbc = kbuf(&k, sizeof in, NULL);
+	uint64_t dup = kbuf(&k, sizeof in, NULL);
+	void *a2[] = { &din, &dsum, &dmx, &dbal, &dany, &dall, &dbc, &dup };
+	krun(&k, "warp_ops", NB, 128, 0, a2, &c);
+	const int *sum = kptr(&k, dsum, W * 4), *mx = kptr(&k, dmx, W * 4);
+	const unsigned *bal = kptr(&k, dbal, W * 4);
+	const int *any = kptr(&k, dany, W * 4), *all = kptr(&k, dall, W * 4);
+	const int *bc = kptr(&k, dbc, sizeof in), *up = kptr(&k, dup, sizeof in);
+	for (int w = 0; w < W; w++) {
+		int s = 0, m = in[w * 32], an = 0, al = 1;
+		unsigned bl = 0;
+		for (int l = 0; l < 32; l++) {
+			int v = in[w * 32 + l];
+			s += v;
+			m = v > m ? v : m;
+			bl |= (unsigned)(v > 0) << l;
+			an |= v > 1000;
+			al &= v > -1000;
+		}
+		ck_assert_int_eq(sum[w], s);
+		ck_assert_int_eq(mx[w], m);
+		ck_assert_uint_eq(bal[w], bl);
+		ck_assert_int_eq(!!any[w], an);
+		ck_assert_int_eq(!!all[w], al);
+		for (int l = 0; l < 32; l++) {
+			int i = w * 32 + l;
+			ck_assert_int_eq(bc[i], in[w * 32 + 7]);
+			/* width 16: lanes below 3 of each half keep their own value */
+			ck_assert_int_eq(up[i], (l & 15) >= 3 ? in[i - 3] : in[i]);
+		}
+	}
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/atomics.cu: int and float adds, max, a CAS loop, shared bins */
+START_TEST(test_atomics)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/atomics.cu", NULL, NULL))
+		return;
+	enum { N = 1000 };
+	int in[N];
+	float fin[N];
+	for (int i = 0; i < N; i++) {
+		in[i] = (int)(rnd() % 10000) - 3000;
+		fin[i] = (float)(rnd() % 1000) / 64.0f; /* exact sums in float and double */
+	}
+	uint64_t din = kbuf(&k, sizeof in, in), dfin = kbuf(&k, sizeof fin, fin);
+	int imax0 = -1000000;
+	uint64_t disum = kbuf(&k, 4, NULL), dfsum = kbuf(&k, 4, NULL), dimax = kbuf(&k, 4, &imax0);
+	uint64_t ddsum = kbuf(&k, 8, NULL), dbins = kbuf(&k, 16 * 4, NULL);
+	int n = N;
+	void *args[] = { &din, &dfin, &disum, &dfsum, &dimax, &ddsum, &dbins, &n };
+	struct gs_emu_counters c;
+	krun(&k, "atomics", (N + 255) / 256, 256, 0, args, &c);
+	int isum = 0, imax = imax0;
+	float fsum = 0;
+	double dsum = 0;
+	unsigned bins[16] = { 0 };
+	for (int i = 0; i < N; i++) {
+		isum += in[i];
+		imax = in[i] > imax ? in[i] : imax;
+		fsum += fin[i];
+		dsum += fin[i];
+		bins[in[i] & 15]++;
+	}
+	ck_assert_int_eq(*(int *)kptr(&k, disum, 4), isum);
+	ck_assert_int_eq(*(int *)kptr(&k, dimax, 4), imax);
+	ck_assert(*(float *)kptr(&k, dfsum, 4) == fsum);
+	ck_assert(*(double *)kptr(&k, ddsum, 8) == dsum);
+	const unsigned *b = kptr(&k, dbins, 64);
+	for (int i = 0; i < 16; i++)
+		ck_assert_uint_eq(b[i], bins[i]);
+	ck_assert_uint_gt(c.atom_inst, 0);
+	kfree(&k);
+}
+END_TEST
+
+static int collatz_host(int x, int limit)
+{
+	int steps = 0;
+	while (x != 1) {
+		if (steps >= limit)
+			return -1;
+		x = (x & 1) ? 3 * x + 1 : x / 2;
+		steps++;
+	}
+	return steps;
+}
+
+static int divergent_host(int v)
+{
+	int r = 0;
+	if (v % 3 == 0) {
+		r = v % 2 == 0 ? v * 7 : v - 11;
+	} else if (v % 3 == 1) {
+		for (int k = 0; k < 64; k++) {
+			if (k == (v & 31))
+				break;
+			if (k % 5 == 2)
+				continue;
+			r += k ^ v;
+		}
+	} else {
+		r = collatz_host((v & 1023) | 1, 200);
+		if (r < 0)
+			return -12345;
+	}
+	return r;
+}
+
+/* tests/emu/control.cu: nested divergence, break, continue, early return,
+ * a __noinline__ call, a dynamically indexed local array */
+START_TEST(test_control)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/control.cu", NULL, NULL))
+		return;
+	enum { N = 1000 };
+	int in[N];
+	for (int i = 0; i < N; i++)
+		in[i] = (int)(rnd() % 100000) - (i % 11 == 0 ? 200000 : 0);
+	uint64_t din = kbuf(&k, sizeof in, in), dout = kbuf(&k, sizeof in, NULL);
+	int n = N;
+	void *args[] = { &din, &dout, &n };
+	struct gs_emu_counters c;
+	krun(&k, "divergent", (N + 127) / 128, 128, 0, args, &c);
+	const int *out = kptr(&k, dout, sizeof in);
+	for (int i = 0; i < N; i++)
+		ck_assert_msg(out[i] == divergent_host(in[i]), "divergent(%d) = %d, host %d", in[i],
+			      out[i], divergent_host(in[i]));
+	ck_assert_uint_gt(c.divergent, 0);
+	ck_assert_uint_gt(c.branches, c.divergent);
+
+	/* stack_array has no bounds check: exactly N threads */
+	krun(&k, "stack_array", N / 8, 8, 0, args, &c);
+	out = kptr(&k, dout, sizeof in);
+	for (int i = 0; i < N; i++) {
+		int a[24], s = 0;
+		for (int q = 0; q < 24; q++)
+			a[q] = in[(i + q) % N] * (q + 1);
+		int idx = in[i] & 15;
+		for (int q = 0; q < 8; q++)
+			s += a[(idx + q * 3) % 24];
+		ck_assert_int_eq(out[i], s);
+	}
+	ck_assert_uint_gt(c.lst_inst + c.lld_inst, 0);
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/misc.cu: doubles, float4, bytes, constants, device globals,
+ * dynamic shared memory, integer division */
+START_TEST(test_misc)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/misc.cu", NULL, NULL))
+		return;
+	struct gs_emu_counters c;
+	enum { N = 300 };
+	int n = N;
+
+	double x[N];
+	for (int i = 0; i < N; i++)
+		x[i] = (double)((int)(rnd() % 20001) - 10000) / 997.0;
+	uint64_t dx = kbuf(&k, sizeof x, x), dy = kbuf(&k, sizeof x, NULL);
+	void *a1[] = { &dx, &dy, &n };
+	krun(&k, "dmath", (N + 63) / 64, 64, 0, a1, &c);
+	const double *y = kptr(&k, dy, sizeof x);
+	for (int i = 0; i < N; i++) {
+		double v = x[i], h = sqrt(v * v + 1.0) / (v + 3.0) + fma(v, 0.25, -1.0) +
+				     (double)(i % 7) * 1e-3;
+		ck_assert_msg(fabs(y[i] - h) <= 1e-12 * (1 + fabs(h)), "dmath %d: %.17g %.17g", i,
+			      y[i], h);
+	}
+	ck_assert_uint_gt(c.warp_inst[GS_EMU_FP64], 0);
+
+	float v4[4 * N];
+	for (int i = 0; i < 4 * N; i++)
+		v4[i] = (float)(rnd() % 1000) / 8.0f - 60.0f;
+	uint64_t dv = kbuf(&k, sizeof v4, v4), dw = kbuf(&k, sizeof v4, NULL);
+	void *a2[] = { &dv, &dw, &n };
+	krun(&k, "vec4", (N + 63) / 64, 64, 0, a2, &c);
+	const float *w4 = kptr(&k, dw, sizeof v4);
+	for (int i = 0; i < N; i++) {
+		const float *s = &v4[4 * i];
+		ck_assert(w4[4 * i] == s[3] * 2.0f && w4[4 * i + 1] == s[2] + 1.0f &&
+			  w4[4 * i + 2] == s[1] - s[0] && w4[4 * i + 3] == s[0] * s[1]);
+	}
+	/* a float4 per thread: 16 bytes x 32 lanes = 16 sectors per warp load */
+	ck_assert_uint_eq(c.gld_inst, (uint64_t)(N + 31) / 32);
+
+	enum { W = 96 };
+	unsigned char ba[16 * W], bb[16 * W];
+	for (int i = 0; i < 16 * W; i++)
+		ba[i] = (unsigned char)rnd(), bb[i] = (unsigned char)rnd();
+	uint64_t dba = kbuf(&k, sizeof ba, ba), dbb = kbuf(&k, sizeof bb, bb);
+	uint64_t dsad = kbuf(&k, W * 4, NULL);
+	int w = W;
+	void *a3[] = { &dba, &dbb, &dsad, &w };
+	krun(&k, "sad", W / 32, 32, 0, a3, &c);
+	const int *sad = kptr(&k, dsad, W * 4);
+	for (int i = 0; i < W; i++) {
+		int s = 0;
+		for (int q = 0; q < 16; q++)
+			s += abs((int)ba[i * 16 + q] - (int)bb[(i * 16 + q + W) % (16 * W)]);
+		ck_assert_int_eq(sad[i], s);
+	}
+
+	/* one warp: every read of gcount comes before the writes */
+	int cin[32];
+	for (int i = 0; i < 32; i++)
+		cin[i] = (int)(rnd() % 100);
+	static const int ctab[8] = { 3, 1, 4, 1, 5, 9, 2, 6 }, g0[4] = { 10, 20, 30, 40 };
+	uint64_t dcin = kbuf(&k, sizeof cin, cin), dcout = kbuf(&k, 32 * 4, NULL);
+	int n32 = 32;
+	void *a4[] = { &dcin, &dcout, &n32 };
+	krun(&k, "consts", 1, 32, 0, a4, &c);
+	const float *cout = kptr(&k, dcout, 32 * 4);
+	for (int i = 0; i < 32; i++)
+		ck_assert(cout[i] == (float)(ctab[cin[i] & 7] + g0[i & 3]) * 0.5f);
+	uint64_t gaddr, gsize;
+	ck_assert_int_eq(gs_ptx_symbol(k.m, "gcount", &gaddr, &gsize), 0);
+	ck_assert_uint_eq(gsize, 16);
+	const int *g = kptr(&k, gaddr, 16);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(g[i], g0[i] + 1);
+	ck_assert_uint_gt(c.cld_inst, 0);
+
+	enum { B = 96, NB = 3 };
+	int din_[B * NB];
+	for (int i = 0; i < B * NB; i++)
+		din_[i] = (int)rnd() % 1000;
+	uint64_t dd = kbuf(&k, sizeof din_, din_), ddo = kbuf(&k, sizeof din_, NULL);
+	void *a5[] = { &dd, &ddo };
+	krun(&k, "dynsmem", NB, B, B * 4, a5, &c);
+	const int *dout = kptr(&k, ddo, sizeof din_);
+	for (int b = 0; b < NB; b++)
+		for (int t = 0; t < B; t++)
+			ck_assert_int_eq(dout[b * B + t],
+					 din_[b * B + B - 1 - t] + din_[b * B + (t + 1) % B]);
+
+	int ia[N], ib[N];
+	for (int i = 0; i < N; i++) {
+		ia[i] = (int)rnd() - (int)(rnd() & 0x3fffffff);
+		ib[i] = (int)(rnd() % 2001) - 1000;
+		if (!ib[i])
+			ib[i] = 7;
+	}
+	ib[0] = -1;
+	ia[0] = 1 - 0x7fffffff; /* no overflow: INT_MIN / -1 is undefined in C */
+	uint64_t dia = kbuf(&k, sizeof ia, ia), dib = kbuf(&k, sizeof ib, ib);
+	uint64_t dq = kbuf(&k, sizeof ia, NULL), dr = kbuf(&k, sizeof ia, NULL);
+	uint64_t duq = kbuf(&k, sizeof ia, NULL), dur = kbuf(&k, sizeof ia, NULL);
+	uint64_t dlq = kbuf(&k, N * 8, NULL);
+	void *a6[] = { &dia, &dib, &dq, &dr, &duq, &dur, &dlq, &n };
+	krun(&k, "intdiv", (N + 127) / 128, 128, 0, a6, &c);
+	const int *q = kptr(&k, dq, sizeof ia), *r = kptr(&k, dr, sizeof ia);
+	const unsigned *uq = kptr(&k, duq, sizeof ia), *ur = kptr(&k, dur, sizeof ia);
+	const long long *lq = kptr(&k, dlq, N * 8);
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(q[i], ia[i] / ib[i]);
+		ck_assert_int_eq(r[i], ia[i] % ib[i]);
+		ck_assert_uint_eq(uq[i], (unsigned)ia[i] / (unsigned)ib[i]);
+		ck_assert_uint_eq(ur[i], (unsigned)ia[i] % (unsigned)ib[i]);
+		ck_assert(lq[i] == ((long long)ia[i] * 100003LL) / (long long)ib[i]);
+	}
+	kfree(&k);
+}
+END_TEST
+
+/* -use_fast_math: approximate sin, exp, division, rsqrt within their bounds */
+START_TEST(test_fastmath)
+{
+	struct kmod k;
+	const char *opts[] = { "-use_fast_math", NULL };
+	if (kload(&k, "tests/emu/misc.cu", opts, NULL))
+		return;
+	enum { N = 256 };
+	float x[N];
+	for (int i = 0; i < N; i++)
+		x[i] = (float)i / 64.0f - 2.0f + 1.0f / 128.0f; /* in [-2, 2) */
+	uint64_t dx = kbuf(&k, sizeof x, x), ds = kbuf(&k, sizeof x, NULL);
+	uint64_t de = kbuf(&k, sizeof x, NULL), dd = kbuf(&k, sizeof x, NULL);
+	uint64_t dr = kbuf(&k, sizeof x, NULL);
+	int n = N;
+	void *args[] = { &dx, &ds, &de, &dd, &dr, &n };
+	struct gs_emu_counters c;
+	krun(&k, "fastmath", N / 128, 128, 0, args, &c);
+	const float *s = kptr(&k, ds, sizeof x), *e = kptr(&k, de, sizeof x);
+	const float *d = kptr(&k, dd, sizeof x), *r = kptr(&k, dr, sizeof x);
+	for (int i = 0; i < N; i++) {
+		double v = x[i];
+		/* __sinf: 2^-21.41 absolute in [-pi, pi]; __expf: 2 + 1.5 |1.16 x|
+		 * ulp; __fdividef: 2 ulp; rsqrtf (rsqrt.approx): 2^-22.9 relative */
+		ck_assert_msg(fabs(s[i] - sin(v)) <= ldexp(1, -21), "sin %g: %.9g", v,
+			      (double)s[i]);
+		ck_assert_msg(fabs(e[i] - exp(v)) <= (2 + 1.5 * 1.16 * 2 + 1) * ldexp(exp(v), -23),
+			      "exp %g: %.9g", v, (double)e[i]);
+		ck_assert(fabs(d[i] - v / (v + 4)) <= 2 * ldexp(fabs(v / (v + 4)), -23) + 1e-30);
+		ck_assert(fabs(r[i] - 1 / sqrt(v + 4)) <= ldexp(1 / sqrt(v + 4), -22));
+	}
+	ck_assert_uint_gt(c.warp_inst[GS_EMU_SFU], 0);
+	kfree(&k);
+}
+END_TEST
+
+/* a templated kernel, found by its name expression */
+START_TEST(test_template)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/misc.cu", NULL, "scale<int, 3>"))
+		return;
+	enum { N = 100 };
+	int in[N];
+	for (int i = 0; i < N; i++)
+		in[i] = (int)rnd() % 100000 - 50000;
+	uint64_t din = kbuf(&k, sizeof in, in), dout = kbuf(&k, sizeof in, NULL);
+	int n = N;
+	void *args[] = { &din, &dout, &n };
+	struct gs_emu_counters c;
+	krun(&k, k.lowered, 1, 128, 0, args, &c);
+	const int *out = kptr(&k, dout, sizeof in);
+	for (int i = 0; i < N; i++)
+		ck_assert_int_eq(out[i], in[i] * 3 + 1);
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/faults.cu: the message names the instruction, line, address,
+ * block and thread; the lowest faulting block is the one reported */
+START_TEST(test_faults)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/faults.cu", NULL, NULL))
+		return;
+	struct gs_emu_counters c;
+	char err[512];
+	uint64_t out = kbuf(&k, 256 * 4, NULL);
+	int n = 200; /* threads 56.. of 256 write past the end */
+	void *a1[] = { &out, &n };
+	for (int threads = 1; threads <= 2; threads++) {
+		ck_assert_int_eq(krun_full(&k, "oob_store", 4, 1, 64, 1, 0, a1, threads, &c, err),
+				 GS_EMU_FAULT);
+		char want[160];
+		snprintf(want, sizeof want, ": address 0x%llx (block (0,0,0) thread (56,0,0))",
+			 (unsigned long long)(out + 256 * 4));
+		ck_assert_msg(strstr(err, want) && strstr(err, " at line ") &&
+				      strstr(err, "emulator: out-of-bounds st.global"),
+			      "%s", err);
+	}
+	uint64_t buf = kbuf(&k, 256, NULL);
+	void *a2[] = { &buf, &out };
+	ck_assert_int_eq(krun_full(&k, "misaligned", 1, 1, 32, 1, 0, a2, 1, &c, err), GS_EMU_FAULT);
+	ck_assert_msg(strstr(err, "emulator: misaligned ld.global") &&
+			      strstr(err, "(block (0,0,0) thread (0,0,0))"),
+		      "%s", err);
+	int in[64];
+	for (int i = 0; i < 64; i++)
+		in[i] = i == 45 ? -1 : 1;
+	uint64_t din = kbuf(&k, sizeof in, in);
+	void *a3[] = { &din };
+	ck_assert_int_eq(krun_full(&k, "trap_if", 1, 1, 64, 1, 0, a3, 1, &c, err), GS_EMU_FAULT);
+	ck_assert_msg(strstr(err, "emulator: trap at line") && strstr(err, "thread (45,0,0)"),
+		      "%s", err);
+	in[45] = 1;
+	memcpy(kptr(&k, din, sizeof in), in, sizeof in);
+	ck_assert_int_eq(krun_full(&k, "trap_if", 1, 1, 64, 1, 0, a3, 1, &c, err), GS_EMU_OK);
+	kfree(&k);
+}
+END_TEST
+
+/* ---- tests/emu/intrinsics.cu: single instructions against the host ---------- */
+
+static uint32_t brev32(uint32_t v)
+{
+	uint32_t r = 0;
+	for (int i = 0; i < 32; i++)
+		r |= (v >> i & 1) << (31 - i);
+	return r;
+}
+
+static uint32_t h_bfe(uint32_t x, unsigned p, unsigned len, int sgn)
+{
+	unsigned n = len < 32 - p ? len : 32 - p;
+	if (!len)
+		return 0;
+	uint32_t v = (uint32_t)(((uint64_t)x >> p) & ((1ull << n) - 1));
+	if (sgn && (v >> (n - 1) & 1))
+		v |= (uint32_t)(~0ull << n);
+	return v;
+}
+
+START_TEST(test_intrinsics_int)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/intrinsics.cu", NULL, NULL))
+		return;
+	enum { N = 256, NI = 26 };
+	uint32_t a[N], b[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = rnd() ^ rnd() << 16;
+		b[i] = rnd() ^ rnd() << 16;
+	}
+	a[3] = 0; /* clz, ffs of 0 */
+	uint64_t da = kbuf(&k, sizeof a, a), db = kbuf(&k, sizeof b, b);
+	uint64_t dout = kbuf(&k, N * NI * 4, NULL);
+	void *args[] = { &da, &db, &dout };
+	struct gs_emu_counters c;
+	krun(&k, "ints", N / 64, 64, 0, args, &c);
+	const uint32_t *o = kptr(&k, dout, N * NI * 4);
+	for (int i = 0; i < N; i++, o += NI) {
+		uint32_t x = a[i], y = b[i], e[NI];
+		uint64_t v = x | (uint64_t)y << 32;
+		e[0] = 0;
+		for (int n = 0; n < 4; n++) {
+			unsigned sel = (y & 0x7777) >> (4 * n) & 7;
+			e[0] |= (uint32_t)(v >> (8 * sel) & 0xff) << (8 * n);
+		}
+		unsigned sh = y & 31, shc = (y & 63) < 32 ? y & 63 : 32;
+		e[1] = sh ? (y << sh) | (x >> (32 - sh)) : y;
+		e[2] = (uint32_t)(v >> shc);
+		e[3] = brev32(x);
+		e[4] = x ? (uint32_t)__builtin_clz(x) : 32;
+		e[5] = (uint32_t)__builtin_popcount(x);
+		e[6] = (uint32_t)__builtin_ffs((int)x);
+		int64_t sx = (int32_t)(x << 8) >> 8, sy = (int32_t)(y << 8) >> 8;
+		e[7] = (uint32_t)(sx * sy);
+		e[8] = (uint32_t)((uint64_t)(x & 0xffffff) * (y & 0xffffff));
+		e[9] = (uint32_t)((uint64_t)((int64_t)(int32_t)x * (int32_t)y) >> 32);
+		e[10] = (uint32_t)((uint64_t)x * y >> 32);
+		e[11] = (uint32_t)((unsigned __int128)(((uint64_t)x << 32) | y) *
+				   (((uint64_t)y << 32) | x) >> 64);
+		int64_t dd = (int64_t)(int32_t)x - (int32_t)y;
+		e[12] = (uint32_t)(dd < 0 ? -dd : dd) + 7;
+		e[13] = (x > y ? x - y : y - x) + 7;
+		e[14] = h_bfe(x, y & 31, (y >> 5) & 31, 0);
+		e[15] = h_bfe(x, y & 31, (y >> 5) & 31, 1);
+		unsigned pos = (y >> 10) & 31, len = (y >> 15) & 31;
+		unsigned nb = len < 32 - pos ? len : 32 - pos;
+		uint32_t mask = (uint32_t)(((1ull << nb) - 1) << pos);
+		e[16] = (y & ~mask) | ((x << pos) & mask);
+		e[17] = x / (y | 1);
+		e[18] = (uint32_t)((int32_t)x % (int32_t)(y | 1));
+		e[19] = (uint32_t)((int32_t)x < (int32_t)y ? x : y);
+		e[20] = x > y ? x : y;
+		int w = i & ~31, l = i & 31;
+		e[21] = a[w + (b[i] & 31)];
+		e[22] = a[w + (l ^ 5)];
+		e[23] = ((l + 3) & 16) == (l & 16) && l + 3 < 32 ? a[i + 3] : a[i];
+		e[24] = e[25] = 5;
+		for (int n = 0; n < 4; n++) {
+			e[24] += (uint32_t)((int8_t)(x >> (8 * n)) * (int8_t)(y >> (8 * n)));
+			e[25] += (x >> (8 * n) & 0xff) * (y >> (8 * n) & 0xff);
+		}
+		for (int j = 0; j < NI; j++)
+			ck_assert_msg(o[j] == e[j], "thread %d, result %d: 0x%08x, host 0x%08x", i,
+				      j, o[j], e[j]);
+	}
+	kfree(&k);
+}
+END_TEST
+
+/* the host's arithmetic in a rounding mode; volatile keeps each operation
+ * between the mode switches */
+enum { H_ADD, H_MUL, H_DIV, H_RCP, H_SQRT, H_FMA };
+static float h_f(int op, float x, float y, int mode)
+{
+	volatile float a = x, b = y, r;
+	fesetround(mode);
+	switch (op) {
+	case H_ADD: r = a + b; break;
+	case H_MUL: r = a * b; break;
+	case H_DIV: r = a / b; break;
+	case H_RCP: r = 1.0f / a; break;
+	case H_SQRT: r = sqrtf(a); break;
+	default: r = fmaf(a, b, 1.0f); break;
+	}
+	fesetround(FE_TONEAREST);
+	return r;
+}
+
+static double h_d(int op, double x, double y, int mode)
+{
+	volatile double a = x, b = y, r;
+	fesetround(mode);
+	switch (op) {
+	case H_ADD: r = a + b; break;
+	case H_MUL: r = a * b; break;
+	case H_DIV: r = a / b; break;
+	default: r = sqrt(a); break;
+	}
+	fesetround(FE_TONEAREST);
+	return r;
+}
+
+static float h_i2f(long long v, int uns, int mode)
+{
+	volatile long long a = v;
+	volatile unsigned ua = (unsigned)v;
+	volatile float r;
+	fesetround(mode);
+	r = uns ? (float)ua : (float)a;
+	fesetround(FE_TONEAREST);
+	return r;
+}
+
+static float h_d2f(double v, int mode)
+{
+	volatile double a = v;
+	volatile float r;
+	fesetround(mode);
+	r = (float)a;
+	fesetround(FE_TONEAREST);
+	return r;
+}
+
+static long long h_f2i(float v, int mode, long long lo, long long hi)
+{
+	if (v != v)
+		return 0;
+	double r = mode == FE_TONEAREST ? nearbyint(v) : mode == FE_TOWARDZERO ? trunc(v)
+		   : mode == FE_DOWNWARD ? floor(v) : ceil(v);
+	return r < (double)lo ? lo : r > (double)hi ? hi : (long long)r;
+}
+
+static uint16_t h_f2h(float v, int rz)
+{
+	_Float16 h = (_Float16)v; /* to nearest */
+	uint16_t u;
+	memcpy(&u, &h, 2);
+	if (rz && fabsf((float)h) > fabsf(v) && (u & 0x7fff))
+		u--; /* one step toward zero */
+	return u;
+}
+
+static float h_h2f(uint16_t u)
+{
+	_Float16 h;
+	memcpy(&h, &u, 2);
+	return (float)h;
+}
+
+START_TEST(test_intrinsics_float)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/intrinsics.cu", NULL, NULL))
+		return;
+	enum { N = 128, NF = 24, NK = 12 };
+	float a[N], b[N];
+	for (int i = 0; i < N; i++) {
+		a[i] = (float)((int)(rnd() % 2000001) - 1000000) / 123457.0f;
+		b[i] = (float)((int)(rnd() % 2000001) - 1000000) / 98765.0f;
+		if (b[i] == 0)
+			b[i] = 0.5f;
+	}
+	a[5] = 1e-3f;
+	uint64_t da = kbuf(&k, sizeof a, a), db = kbuf(&k, sizeof b, b);
+	uint64_t df = kbuf(&k, N * NF * 4, NULL), dk = kbuf(&k, N * NK * 4, NULL);
+	uint64_t dh = kbuf(&k, N * 3 * 2, NULL), dd = kbuf(&k, N * 4 * 8, NULL);
+	void *args[] = { &da, &db, &df, &dk, &dh, &dd };
+	struct gs_emu_counters c;
+	krun(&k, "floats", N / 64, 64, 0, args, &c);
+	const float *f = kptr(&k, df, N * NF * 4);
+	const int *q = kptr(&k, dk, N * NK * 4);
+	const uint16_t *h = kptr(&k, dh, N * 3 * 2);
+	const double *d = kptr(&k, dd, N * 4 * 8);
+	const int RZ = FE_TOWARDZERO, RD = FE_DOWNWARD, RU = FE_UPWARD, RN = FE_TONEAREST;
+	for (int i = 0; i < N; i++, f += NF, q += NK, h += 3, d += 4) {
+		float x = a[i], y = b[i], e[NF];
+		int xi, yi;
+		memcpy(&xi, &x, 4);
+		memcpy(&yi, &y, 4);
+		e[0] = h_f(H_ADD, x, y, RZ);
+		e[1] = h_f(H_ADD, x, y, RD);
+		e[2] = h_f(H_ADD, x, y, RU);
+		e[3] = h_f(H_MUL, x, y, RZ);
+		e[4] = h_f(H_MUL, x, y, RU);
+		e[5] = h_f(H_DIV, x, y, RN);
+		e[6] = h_f(H_DIV, x, y, RZ);
+		e[7] = h_f(H_RCP, x, 0, RD);
+		e[8] = h_f(H_SQRT, fabsf(x), 0, RU);
+		e[9] = h_f(H_FMA, x, y, RZ);
+		e[10] = x > 0 ? (x > 1 ? 1 : x) : 0;
+		e[11] = x < y ? x : y;
+		e[12] = x > y ? x : y;
+		e[13] = copysignf(x, y);
+		e[14] = h_i2f(xi, 0, RZ);
+		e[15] = h_i2f((unsigned)yi, 1, RD);
+		e[16] = h_d2f((double)x * (double)y * 1.1, RU);
+		e[17] = h_i2f((long long)((unsigned long long)(long long)xi << 20) + i, 0, RN);
+		e[18] = truncf(x * 100.0f);
+		e[19] = floorf(x * 100.0f);
+		e[20] = ceilf(x * 100.0f);
+		e[21] = rintf(x * 100.0f);
+		e[22] = sqrtf(fabsf(y));
+		e[23] = x / y;
+		for (int j = 0; j < NF; j++)
+			ck_assert_msg(memcmp(&f[j], &e[j], 4) == 0,
+				      "thread %d, float %d: %a, host %a", i, j, (double)f[j],
+				      (double)e[j]);
+		float x3 = x * 1e3f;
+		int ek[NK];
+		ek[0] = (int)h_f2i(x3, RN, INT32_MIN, INT32_MAX);
+		ek[1] = (int)h_f2i(x3, RZ, INT32_MIN, INT32_MAX);
+		ek[2] = (int)h_f2i(x3, RD, INT32_MIN, INT32_MAX);
+		ek[3] = (int)h_f2i(x3, RU, INT32_MIN, INT32_MAX);
+		ek[4] = (int)(unsigned)h_f2i(x3, RN, 0, UINT32_MAX);
+		ek[5] = (int)h_f2i(x * 1e10f, RN, INT32_MIN, INT32_MAX);
+		ek[6] = (int)(unsigned)h_f2i(x * 1e10f, RZ, 0, UINT32_MAX);
+		ek[7] = (int)(h_f2i(x * 1e12f, RZ, INT64_MIN, INT64_MAX) >> 8);
+		ek[8] = 0;
+		ek[9] = (int)(short)h_f2i(y, RN, INT32_MIN, INT32_MAX);
+		ek[10] = (int)(unsigned char)(xi >> 3);
+		ek[11] = (int)(signed char)(yi >> 5);
+		for (int j = 0; j < NK; j++)
+			ck_assert_msg(q[j] == ek[j], "thread %d, int %d: %d, host %d", i, j, q[j],
+				      ek[j]);
+		uint16_t h1 = h_f2h(y * 1000.0f, 1);
+		ck_assert_uint_eq(h[0], h_f2h(x, 0));
+		ck_assert_uint_eq(h[1], h1);
+		ck_assert_uint_eq(h[2], (uint16_t)(int)(h_h2f(h1) * 0.25f));
+		double ed[4] = { h_d(H_ADD, x, (double)y * 1e-9, RZ), h_d(H_MUL, x, 1.0 / 3.0, RU),
+				 h_d(H_DIV, x, y, RD), h_d(H_SQRT, fabs((double)x), 0, RZ) };
+		for (int j = 0; j < 4; j++)
+			ck_assert_msg(memcmp(&d[j], &ed[j], 8) == 0,
+				      "thread %d, double %d: %a, host %a", i, j, d[j], ed[j]);
+	}
+	kfree(&k);
+}
+END_TEST
+
+START_TEST(test_warp_misc)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/intrinsics.cu", NULL, NULL))
+		return;
+	enum { NB = 4, B = 96, W = NB * B / 32 };
+	int in[NB * B];
+	for (int i = 0; i < NB * B; i++)
+		in[i] = (int)(rnd() % 200) - 100;
+	in[7] = -95; /* block 0: __syncthreads_and false */
+	uint64_t din = kbuf(&k, sizeof in, in), dblk = kbuf(&k, NB * 3 * 4, NULL);
+	uint64_t dwrp = kbuf(&k, W * 5 * 4, NULL);
+	void *args[] = { &din, &dblk, &dwrp };
+	struct gs_emu_counters c;
+	krun(&k, "warpmisc", NB, B, 0, args, &c);
+	const int *blk = kptr(&k, dblk, NB * 3 * 4), *wrp = kptr(&k, dwrp, W * 5 * 4);
+	for (int b = 0; b < NB; b++) {
+		int cnt = 0, all = 1, any = 0;
+		for (int t = 0; t < B; t++) {
+			int v = in[b * B + t];
+			cnt += v > 0;
+			all &= v > -90;
+			any |= v > 95;
+		}
+		ck_assert_int_eq(blk[3 * b], cnt);
+		ck_assert_int_eq(!!blk[3 * b + 1], all);
+		ck_assert_int_eq(!!blk[3 * b + 2], any);
+	}
+	for (int w = 0; w < W; w++) {
+		int s = 0, mn = in[32 * w];
+		unsigned mx = (unsigned)in[32 * w], x = 0, am = 0;
+		for (int l = 0; l < 32; l++) {
+			int v = in[32 * w + l];
+			s += v;
+			mn = v < mn ? v : mn;
+			mx = (unsigned)v > mx ? (unsigned)v : mx;
+			x ^= (unsigned)v;
+			am |= (unsigned)(v & 1) << l;
+		}
+		ck_assert_int_eq(wrp[5 * w], s);
+		ck_assert_int_eq(wrp[5 * w + 1], mn);
+		ck_assert_uint_eq((unsigned)wrp[5 * w + 2], mx);
+		ck_assert_uint_eq((unsigned)wrp[5 * w + 3], x);
+		ck_assert_uint_eq((unsigned)wrp[5 * w + 4], am);
+	}
+	ck_assert_uint_eq(c.barriers, (uint64_t)NB * (B / 32) * 3);
+	kfree(&k);
+}
+END_TEST
+
+static void *cancel_later(void *arg)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	*(volatile int *)arg = 1;
+	return NULL;
+}
+
+/* a warp that never ends: the run stops when asked */
+START_TEST(test_cancel)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	char err[256];
+	tb_init(&t, 0);
+	tb_ins(&t, GS_OP_BRA, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE)->tgt = 0;
+	volatile int cancel = 0;
+	pthread_t th;
+	ck_assert_int_eq(pthread_create(&th, NULL, cancel_later, (void *)&cancel), 0);
+	struct gs_emu_launch l = {
+		.mod = &t.m,
+		.grid = { 4, 1, 1 },
+		.block = { 64, 1, 1 },
+		.prof = gs_emu_profile_find("sm_90"),
+		.mem = &mem,
+		.threads = 2,
+		.cancel = &cancel,
+	};
+	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_CANCELED);
+	pthread_join(th, NULL);
+	ck_assert_str_eq(err, "emulator: canceled");
+	ck_assert_uint_eq(c.blocks, 0);
+	ck_assert_uint_gt(c.warp_inst[GS_EMU_CTRL], 0);
+}
+END_TEST
+
+/* threads = 1 and threads = 2 (and 3) leave the same memory and counters:
+ * the tiled matmul (blocks in parallel) and the atomics (run in order) */
+START_TEST(test_determinism)
+{
+	for (int which = 0; which < 2; which++) {
+		struct kmod k;
+		if (kload(&k, which ? "tests/emu/atomics.cu" : "kernels/matmul.cu", NULL, NULL))
+			return;
+		enum { N = 64 };
+		float a[N * N], b[N * N];
+		for (int i = 0; i < N * N; i++) {
+			a[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+			b[i] = (float)(rnd() % 2001) / 1000.0f - 1.0f;
+		}
+		int ia[N * N];
+		for (int i = 0; i < N * N; i++)
+			ia[i] = (int)(rnd() % 1000);
+		uint64_t bufs[7];
+		size_t sizes[7];
+		struct gs_emu_counters c[3];
+		unsigned char *snap[3][7];
+		for (int t = 0; t < 3; t++) {
+			char err[512];
+			int rc;
+			if (which) {
+				int n = N * N;
+				size_t s[7] = { sizeof ia, sizeof a, 4, 4, 4, 8, 64 };
+				bufs[0] = kbuf(&k, s[0], ia);
+				/* floats with long fractions: their order shows in the sum */
+				bufs[1] = kbuf(&k, s[1], a);
+				for (int i = 2; i < 7; i++)
+					bufs[i] = kbuf(&k, s[i], NULL);
+				memcpy(sizes, s, sizeof s);
+				void *args[] = { &bufs[0], &bufs[1], &bufs[2], &bufs[3], &bufs[4],
+						 &bufs[5], &bufs[6], &n };
+				rc = krun_full(&k, "atomics", N * N / 128, 1, 128, 1, 0, args,
+					       t + 1, &c[t], err);
+			} else {
+				int n = N;
+				size_t s[7] = { sizeof a, sizeof b, sizeof a, 0, 0, 0, 0 };
+				bufs[0] = kbuf(&k, s[0], a);
+				bufs[1] = kbuf(&k, s[1], b);
+				bufs[2] = kbuf(&k, s[2], NULL);
+				memcpy(sizes, s, sizeof s);
+				void *args[] = { &bufs[0], &bufs[1], &bufs[2], &n };
+				rc = krun_full(&k, "matmul", N / 16, N / 16, 16, 16, 0, args, t + 1,
+					       &c[t], err);
+			}
+			ck_assert_msg(rc == GS_EMU_OK, "%s", err);
+			for (int i = 0; i < 7; i++) {
+				snap[t][i] = malloc(sizes[i] + 1);
+				if (sizes[i])
+					memcpy(snap[t][i], kptr(&k, bufs[i], sizes[i]), sizes[i]);
+			}
+		}
+		for (int t = 1; t < 3; t++) {
+			ck_assert(memcmp(&c[0], &c[t], sizeof c[0]) == 0);
+			for (int i = 0; i < 7; i++)
+				ck_assert_msg(memcmp(snap[0][i], snap[t][i], sizes[i]) == 0,
+					      "kernel %d, buffer %d differs with %d threads", which,
+					      i, t + 1);
+		}
+		for (int t = 0; t < 3; t++)
+			for (int i = 0; i < 7; i++)
+				free(snap[t][i]);
+		kfree(&k);
+	}
+}
+END_TEST
+
+/* a launch the executor refuses */
+START_TEST(test_bad_launch)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	char err[256];
+	tb_init(&t, 0);
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 2048, NULL, &c, err), GS_EMU_BADLAUNCH);
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 0, NULL, &c, err), GS_EMU_BADLAUNCH);
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 64, NULL, &c, err), GS_EMU_OK);
+	ck_assert_uint_eq(c.warps, 2);
+	tb_param(&t, 4);
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 64, NULL, &c, err), GS_EMU_BADLAUNCH);
+	ck_assert_ptr_nonnull(strstr(err, "emulator: bad launch"));
+}
+END_TEST
+
+GS_TEST_MAIN(test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
+	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,
+	     test_intrinsics_int, test_intrinsics_float, test_warp_misc, test_cancel)

@@ -1,0 +1,261 @@
+/* test_emu_model.c — the analytical timing model against hand-computed cases:
+ * Hong & Kim's three regimes (memory bound, compute bound, not enough warps)
+ * on the G80 profile, a partial last wave, a register cliff, bank conflicts,
+ * and Ryoo et al.'s efficiency and utilization.
+ *
+ * G80 constants used by hand: Mem_LD 420, Departure_del_coal 4,
+ * Departure_del_uncoal 10, 4 issue cycles per warp instruction, 16 SMs at
+ * 1350 MHz, 86.4 GB/s, barrier release 20 cycles, launch 5 us. */
+#include "harness.h"
+#include "dev/emu/emu.h"
+
+static const struct gs_emu_profile *g80(void)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("g80");
+
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static struct gs_emu_occ occ(int threads, int regs, int smem)
+{
+	struct gs_emu_occ o;
+	char why[256];
+
+	ck_assert_msg(gs_emu_occupancy(g80(), threads, regs, smem, &o, why, sizeof why) == 0, "%s",
+		      why);
+	return o;
+}
+
+static struct gs_emu_geom geom(unsigned blocks, unsigned threads)
+{
+	struct gs_emu_geom g = { { blocks, 1, 1 }, { threads, 1, 1 }, 0, 0 };
+	return g;
+}
+
+/* Per-warp instruction mix times the number of warps; loads of `trans`
+ * transactions of `tbytes` bytes each. */
+static struct gs_emu_counters counters(uint64_t warps, uint64_t fp32, uint64_t loads,
+				       uint64_t trans, uint64_t tbytes, uint64_t bars)
+{
+	struct gs_emu_counters c;
+
+	memset(&c, 0, sizeof c);
+	c.warps = warps;
+	c.warp_inst[GS_EMU_FP32] = fp32 * warps;
+	c.warp_inst[GS_EMU_MEM] = loads * warps;
+	c.warp_inst[GS_EMU_BARRIER] = bars * warps;
+	c.thread_inst[GS_EMU_FP32] = fp32 * warps * 32;
+	c.thread_inst[GS_EMU_MEM] = loads * warps * 32;
+	c.thread_inst[GS_EMU_BARRIER] = bars * warps * 32;
+	c.gld_inst = loads * warps;
+	c.gld_trans = loads * trans * warps;
+	c.gld_bytes = loads * trans * tbytes * warps;
+	c.barriers = bars * warps;
+	return c;
+}
+
+static struct gs_emu_model_out model(const struct gs_emu_counters *c, struct gs_emu_geom g,
+				     struct gs_emu_occ o)
+{
+	struct gs_emu_model_out m;
+
+	ck_assert_int_eq(gs_emu_model(g80(), c, &g, &o, &m), 0);
+	return m;
+}
+
+/* The shape of the paper's worked example: 80 blocks of 128 threads, 5
+ * blocks per SM (N = 20), per thread 27 computation instructions, 6
+ * uncoalesced loads (32 transactions of 32 bytes a warp) and 6 barriers.
+ *   Comp_cycles = 4 x (27 + 6 + 6) = 156
+ *   Mem_L = 420 + 31 x 10 = 730; Departure_delay = 32 x 10 = 320
+ *   MWP_Without_BW = 730 / 320 = 2.28125
+ *   BW_per_warp = 1.35 x 1024 / 730 = 1.8937 GB/s;
+ *   MWP_peak_BW = 86.4 / (1.8937 x 16) = 2.8516
+ *   MWP = 2.28125; Mem_cycles = 6 x 730 = 4380
+ *   CWP = min(4536 / 156 = 29.08, 20) = 20 >= MWP: memory bound
+ *   cycles = 4380 x 20 / 2.28125 + 156 / 6 x 1.28125 = 38400 + 33.3125
+ *   Synch = (320 x 1.28125 + 20) x 6 x 5 = 12900
+ *   total 51333.3125 cycles, one wave. */
+START_TEST(test_memory_bound)
+{
+	struct gs_emu_occ o = occ(128, 12, 0);
+	struct gs_emu_counters c = counters(80 * 4, 27, 6, 32, 32, 6);
+	struct gs_emu_model_out m;
+
+	ck_assert_int_eq(o.blocks_per_sm, 5);
+	m = model(&c, geom(80, 128), o);
+	ck_assert_str_eq(m.bound, "memory");
+	ck_assert_int_eq(m.rep, 1);
+	ck_assert_int_eq(m.active_warps, 20);
+	ck_assert_double_eq_tol(m.comp_cycles, 156, 1e-9);
+	ck_assert_double_eq_tol(m.mem_l, 730, 1e-9);
+	ck_assert_double_eq_tol(m.dep_delay, 320, 1e-9);
+	ck_assert_double_eq_tol(m.mwp, 2.28125, 1e-12);
+	ck_assert_double_eq_tol(m.cwp, 20, 1e-12);
+	ck_assert_double_eq_tol(m.mem_cycles, 4380, 1e-9);
+	ck_assert_double_eq_tol(m.sync_cycles, 12900, 1e-9);
+	ck_assert_double_eq_tol(m.cycles, 51333.3125, 1e-6);
+	ck_assert_double_eq_tol(m.ms, 51333.3125 / 1350e3 + 0.005, 1e-12);
+}
+END_TEST
+
+/* Coalesced loads and much computation: per thread 200 fp32 and 2 loads
+ * (two 64-byte half-warp transactions each), N = 20.
+ *   Comp_cycles = 4 x 202 = 808; Mem_L = 420; Departure_delay = 4
+ *   MWP_Without_BW = 105; BW_per_warp = 1.35 x 128 / 420 = 0.41143;
+ *   MWP_peak_BW = 86.4 / (0.41143 x 16) = 13.125; MWP = 13.125
+ *   Mem_cycles = 840; CWP = 1648 / 808 = 2.0396 < MWP, Comp < Mem
+ *   cycles = Mem_L + Comp_cycles x N = 420 + 808 x 20 = 16580 */
+START_TEST(test_compute_bound)
+{
+	struct gs_emu_counters c = counters(80 * 4, 200, 2, 2, 64, 0);
+	struct gs_emu_model_out m = model(&c, geom(80, 128), occ(128, 12, 0));
+
+	ck_assert_str_eq(m.bound, "compute");
+	ck_assert_double_eq_tol(m.mwp, 13.125, 1e-9);
+	ck_assert_double_eq_tol(m.cwp, 1648.0 / 808, 1e-12);
+	ck_assert_double_eq_tol(m.cycles, 16580, 1e-6);
+	ck_assert_double_eq(m.sync_cycles, 0);
+}
+END_TEST
+
+/* Not enough warps: 32 blocks of one warp, 2 per SM (8000 bytes of shared
+ * memory each take half the SM), so N = 2; per thread 10 fp32, 4 coalesced
+ * loads.  Comp_cycles = 56, Mem_cycles = 1680, MWP = min(105, 13.125, 2) = 2
+ * = N, CWP = min(1736 / 56 = 31, 2) = 2 = N:
+ *   cycles = 1680 + 56 + 56 / 4 x (2 - 1) = 1750 */
+START_TEST(test_not_enough_warps)
+{
+	struct gs_emu_occ o = occ(32, 8, 8000);
+	struct gs_emu_counters c = counters(32, 10, 4, 2, 64, 0);
+	struct gs_emu_model_out m;
+
+	ck_assert_int_eq(o.blocks_per_sm, 2);
+	m = model(&c, geom(32, 32), o);
+	ck_assert_str_eq(m.bound, "latency");
+	ck_assert_double_eq_tol(m.mwp, 2, 1e-12);
+	ck_assert_double_eq_tol(m.cwp, 2, 1e-12);
+	ck_assert_double_eq_tol(m.cycles, 1750, 1e-9);
+}
+END_TEST
+
+/* The memory-bound example with one block more: a second wave of one
+ * block on one SM (N = 4, the bandwidth of one SM):
+ *   MWP = 2.28125, CWP = min(29.08, 4) = 4
+ *   4380 x 4 / 2.28125 + 33.3125 = 7713.3125; Synch 430 x 6 x 1 = 2580
+ *   total 51333.3125 + 10293.3125 = 61626.625 */
+START_TEST(test_partial_wave)
+{
+	struct gs_emu_counters c = counters(81 * 4, 27, 6, 32, 32, 6);
+	struct gs_emu_model_out m = model(&c, geom(81, 128), occ(128, 12, 0));
+
+	ck_assert_int_eq(m.rep, 2);
+	ck_assert_double_eq_tol(m.cycles, 61626.625, 1e-6);
+	ck_assert_int_eq(m.active_warps, 20);
+}
+END_TEST
+
+/* A grid smaller than a wave: the partial wave is all there is.  16 blocks
+ * of 128 threads, one per SM: N = 4, 16 active SMs. */
+START_TEST(test_grid_under_one_wave)
+{
+	struct gs_emu_counters c = counters(16 * 4, 27, 6, 32, 32, 6);
+	struct gs_emu_model_out m = model(&c, geom(16, 128), occ(128, 12, 0));
+
+	ck_assert_int_eq(m.rep, 1);
+	ck_assert_int_eq(m.active_warps, 4);
+	ck_assert_double_eq_tol(m.cycles, 10293.3125, 1e-6);
+}
+END_TEST
+
+/* The register cliff of Ryoo et al.: 96 blocks of 256 threads, per thread 4
+ * fp32 and 2 coalesced loads (Comp_cycles 24, Mem_cycles 840, MWP at most
+ * 13.125).  10 registers: 3 blocks, N = 24, memory bound,
+ *   840 x 24 / 13.125 + 24 / 2 x 12.125 = 1681.5 a wave, 2 waves = 3363;
+ * 11 registers: 2 blocks, N = 16: 1024 + 145.5 = 1169.5, 3 waves = 3508.5;
+ * 24 registers: 1 block, N = 8 = MWP = CWP: 840 + 24 + 12 x 7 = 948, 6 waves
+ * = 5688. */
+START_TEST(test_register_cliff)
+{
+	struct gs_emu_counters c = counters(96 * 8, 4, 2, 2, 64, 0);
+	struct gs_emu_model_out m10 = model(&c, geom(96, 256), occ(256, 10, 0));
+	struct gs_emu_model_out m11 = model(&c, geom(96, 256), occ(256, 11, 0));
+	struct gs_emu_model_out m24 = model(&c, geom(96, 256), occ(256, 24, 0));
+
+	ck_assert_double_eq_tol(m10.cycles, 3363, 1e-6);
+	ck_assert_double_eq_tol(m11.cycles, 3508.5, 1e-6);
+	ck_assert_double_eq_tol(m24.cycles, 5688, 1e-6);
+	ck_assert_str_eq(m10.bound, "memory");
+	ck_assert_str_eq(m24.bound, "latency");
+	ck_assert_int_eq(m10.rep, 2);
+	ck_assert_int_eq(m11.rep, 3);
+	ck_assert_int_eq(m24.rep, 6);
+	ck_assert(m10.ms < m11.ms && m11.ms < m24.ms);
+}
+END_TEST
+
+/* Coalescing: the same loads uncoalesced cost more; bank conflicts add a
+ * half-warp pass (2 cycles on 16 banks) per replay: 10 replays a warp on the
+ * compute-bound case make Comp_cycles 828 and the time 420 + 828 x 20. */
+START_TEST(test_conflicts_and_coalescing)
+{
+	struct gs_emu_counters coal = counters(80 * 4, 27, 6, 2, 64, 6);
+	struct gs_emu_counters uncoal = counters(80 * 4, 27, 6, 32, 32, 6);
+	struct gs_emu_counters conf = counters(80 * 4, 200, 2, 2, 64, 0);
+	struct gs_emu_model_out a = model(&coal, geom(80, 128), occ(128, 12, 0));
+	struct gs_emu_model_out b = model(&uncoal, geom(80, 128), occ(128, 12, 0));
+	struct gs_emu_model_out m;
+
+	ck_assert(b.cycles > 2 * a.cycles);
+	conf.bank_conflicts = 10 * conf.warps;
+	m = model(&conf, geom(80, 128), occ(128, 12, 0));
+	ck_assert_double_eq_tol(m.comp_cycles, 828, 1e-9);
+	ck_assert_double_eq_tol(m.cycles, 420 + 828 * 20, 1e-6);
+}
+END_TEST
+
+/* Ryoo et al.: 16 blocks of 256 threads, 100 instructions a thread, 4
+ * global loads and 3 barriers a thread, 3 blocks per SM:
+ *   efficiency = 1 / (100 x 4096)
+ *   Regions = 1 + 4 + 3 = 8; W_TB = 8; B_SM = 3
+ *   utilization = 100 / 8 x ((8 - 1) / 2 + 2 x 8) = 12.5 x 19.5 = 243.75 */
+START_TEST(test_efficiency_utilization)
+{
+	struct gs_emu_counters c = counters(16 * 8, 93, 4, 2, 64, 3);
+	struct gs_emu_model_out m = model(&c, geom(16, 256), occ(256, 10, 0));
+
+	ck_assert_double_eq_tol(m.efficiency, 1.0 / 409600, 1e-18);
+	ck_assert_double_eq_tol(m.utilization, 243.75, 1e-9);
+}
+END_TEST
+
+START_TEST(test_deterministic_and_refusals)
+{
+	struct gs_emu_counters c = counters(96 * 8, 4, 2, 2, 64, 1);
+	struct gs_emu_occ o = occ(256, 10, 0);
+	struct gs_emu_geom g = geom(96, 256);
+	struct gs_emu_model_out a, b;
+
+	ck_assert_int_eq(gs_emu_model(g80(), &c, &g, &o, &a), 0);
+	ck_assert_int_eq(gs_emu_model(g80(), &c, &g, &o, &b), 0);
+	ck_assert_int_eq(memcmp(&a, &b, sizeof a), 0);
+	o.blocks_per_sm = 0;
+	ck_assert_int_eq(gs_emu_model(g80(), &c, &g, &o, &a), -1);
+}
+END_TEST
+
+/* Without memory instructions the warps only issue: Comp_cycles x N. */
+START_TEST(test_no_memory)
+{
+	struct gs_emu_counters c = counters(80 * 4, 50, 0, 0, 0, 0);
+	struct gs_emu_model_out m = model(&c, geom(80, 128), occ(128, 12, 0));
+
+	ck_assert_str_eq(m.bound, "compute");
+	ck_assert_double_eq_tol(m.cycles, 200 * 20, 1e-9);
+}
+END_TEST
+
+GS_TEST_MAIN(test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
+	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)
