@@ -38,6 +38,41 @@ static void source_text(struct gs_loc loc, struct gs_buf *b, size_t max)
 		gs_buf_puts(b, "...");
 }
 
+/* A let's expression as written: the rest of its line after the '=' (the
+ * expression's own location is that of its top operator), without a
+ * trailing comment. */
+static void let_text(const struct gs_let *l, struct gs_buf *b, size_t max)
+{
+	if (!l->loc.src) {
+		source_text(l->expr->loc, b, max);
+		return;
+	}
+	const char *t = l->loc.src->text, *end = t + l->loc.src->len;
+	const char *p = t + l->loc.off;
+	while (p < end && *p != '=' && *p != '\n')
+		p++;
+	if (p == end || *p != '=') {
+		source_text(l->expr->loc, b, max);
+		return;
+	}
+	p++;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	const char *q = p;
+	while (q < end && *q != '\n' && *q != '#')
+		q++;
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\\'))
+		q--;
+	if (q - p > 9 && !memcmp(q - 9, " nodefine", 9)) /* the let's flag, not its value */
+		q -= 9;
+	while (q > p && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	struct gs_loc loc = l->loc;
+	loc.off = (uint32_t)(p - t);
+	loc.len = (uint32_t)(q - p);
+	source_text(loc, b, max);
+}
+
 static void print_values(const struct gs_param *pa, struct gs_buf *b, size_t max)
 {
 	gs_buf_putc(b, '[');
@@ -104,7 +139,7 @@ static int print_space(const struct gs_space *sp, const char *path)
 	}
 	for (size_t i = 0; i < sp->nlets; i++) {
 		struct gs_buf b = GS_BUF_INIT;
-		source_text(sp->lets[i].expr->loc, &b, 60);
+		let_text(&sp->lets[i], &b, 60);
 		printf("%s %s = %s\n", i ? "           " : "lets       ", sp->lets[i].name,
 		       gs_buf_str(&b));
 		gs_buf_release(&b);
