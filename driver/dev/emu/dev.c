@@ -25,6 +25,7 @@
 static const char image_magic[8] = "GSEMU1\n";
 
 struct gs_module {
+	struct gs_module *next, *prev; /* the device's modules, freed with it */
 	struct gs_ptx_module *ptx;
 	void *cubin;
 	size_t cubin_len;
@@ -40,6 +41,8 @@ struct gs_func {
 
 struct gs_dev {
 	const struct gs_emu_profile *prof;
+	struct gs_module *mods; /* loaded and not unloaded: after a fault the
+				 * worker exits without unloading, as on a GPU */
 	struct gs_emu_mem mem;
 	int threads;
 	char err[1024];
@@ -141,10 +144,14 @@ static int emu_open(int ordinal, struct gs_dev **out, struct gs_devinfo *info, c
 	return 0;
 }
 
+static void emu_module_unload(struct gs_dev *d, struct gs_module *m);
+
 static void emu_close(struct gs_dev *d)
 {
 	if (!d)
 		return;
+	while (d->mods)
+		emu_module_unload(d, d->mods);
 	gs_emu_mem_release(&d->mem);
 	free(d);
 }
@@ -253,6 +260,10 @@ static int emu_module_load(struct gs_dev *d, const void *image, size_t n, struct
 	struct gs_module *m = gs_xcalloc(1, sizeof(*m));
 	m->ptx = pm;
 	m->cubin_len = cl;
+	m->next = d->mods;
+	if (d->mods)
+		d->mods->prev = m;
+	d->mods = m;
 	if (cl) {
 		m->cubin = gs_xmalloc(cl);
 		memcpy(m->cubin, cubin, cl);
@@ -265,6 +276,12 @@ static void emu_module_unload(struct gs_dev *d, struct gs_module *m)
 {
 	if (!m)
 		return;
+	if (m->prev)
+		m->prev->next = m->next;
+	else
+		d->mods = m->next;
+	if (m->next)
+		m->next->prev = m->prev;
 	while (m->funcs) {
 		struct gs_func *f = m->funcs;
 		m->funcs = f->next;
