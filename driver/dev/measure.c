@@ -459,7 +459,10 @@ static void outcome(struct gs_result *r, const char *status, int rc, const char 
 
 /* The resource that bounds blocks per SM, by the device's allocation rules
  * in their simple form: warps, blocks, registers (256 per warp granule) and
- * shared memory (1 KB reserved per block on sm_80 and later). */
+ * shared memory (1 KB reserved per block on sm_80 and later).  When several
+ * bind, the first of threads, blocks, registers, smem is named, as the
+ * emulated device's calculator does: at full occupancy fewer registers
+ * would not help, so "registers" would mislead. */
 static void limiter(const struct gs_devinfo *di, const struct gs_funcattr *a, int threads,
 		    size_t dyn, char out[16])
 {
@@ -476,11 +479,11 @@ static void limiter(const struct gs_devinfo *di, const struct gs_funcattr *a, in
 		best = by_blocks;
 		name = "blocks";
 	}
-	if (by_regs <= best) {
+	if (by_regs < best) {
 		best = by_regs;
 		name = "registers";
 	}
-	if (by_smem <= best)
+	if (by_smem < best)
 		name = "smem";
 	snprintf(out, 16, "%s", name);
 }
