@@ -222,6 +222,8 @@ int gs_query_compare(struct gs_query *q)
 			continue;
 		if (!csv && !strcmp(fn, "status") && bok && ook)
 			continue;
+		if (!csv && !strcmp(fn, "error"))
+			continue; /* too long for a column: said under the table */
 		gs_qtable_cell(t, csv ? fn : figures[i][1], NULL);
 		cell(t, &sw, &b, fn, csv);
 		cell(t, &sw, &o, fn, csv);
@@ -241,6 +243,12 @@ int gs_query_compare(struct gs_query *q)
 	if (!csv) {
 		struct gs_buf s = GS_BUF_INIT;
 		fputc('\n', q->out);
+		const struct conf *side[2] = { &b, &o };
+		int fe = gs_qsweep_field(&sw, "error");
+		for (int k = 0; k < 2; k++)
+			if (side[k]->env[fe].t == GS_V_STR && (k == 0 || o.idx != b.idx))
+				fprintf(q->out, "The %s's error: %s\n", k ? "optimum" : "baseline",
+					side[k]->env[fe].s->s);
 		if (sw.modeled)
 			fprintf(q->out, "Times are modeled by the emulated device (%s).\n", sw.device);
 		if (cmp && b.idx != o.idx)
