@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sqlcheck.h"
 #include "store/merge.h"
 #include "store/store.h"
 #include "util/util.h"
@@ -184,32 +185,6 @@ static sqlite3 *open_db(const char *name)
 	ck_assert_int_eq(sqlite3_open_v2(p, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
 	free(p);
 	return db;
-}
-
-static int64_t sql_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(db));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static char *sql_text(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-
-	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(db));
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = gs_xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
 }
 
 static int dump_row(void *arg, int n, char **vals, char **names)

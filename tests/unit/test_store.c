@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sqlcheck.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -45,34 +46,6 @@ static struct gs_store *open_ok(const char *path, int readonly)
 
 	ck_assert_msg(rc == 0, "open %s: %d %s", path, rc, gs_store_errmsg(s));
 	return s;
-}
-
-/* First column of the first row of sql, as an integer (-1: no row). */
-static int64_t sql_int(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(db));
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* First column of the first row, as text the caller frees (NULL: none). */
-static char *sql_text(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	char *v = NULL;
-
-	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK, "%s: %s", sql,
-		      sqlite3_errmsg(db));
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		v = gs_xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return v;
 }
 
 static void sql_exec(sqlite3 *db, const char *sql)
