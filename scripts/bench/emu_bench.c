@@ -25,6 +25,7 @@
 
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
+#include "../../tests/emu/control_host.h"
 
 static struct gs_nvrtc *nv;
 static const char *root = ".";
@@ -223,40 +224,6 @@ static int matmul(const char *spec, int naive, int n, int runs)
 	return rc;
 }
 
-/* the host's version of control.cu's divergent() */
-static int collatz_steps(int x, int limit)
-{
-	int steps = 0;
-	while (x != 1) {
-		if (steps >= limit)
-			return -1;
-		x = (x & 1) ? 3 * x + 1 : x / 2;
-		steps++;
-	}
-	return steps;
-}
-
-static int divergent_host(int v)
-{
-	int r = 0;
-	if (v % 3 == 0) {
-		r = v % 2 == 0 ? v * 7 : v - 11;
-	} else if (v % 3 == 1) {
-		for (int k = 0; k < 64; k++) {
-			if (k == (v & 31))
-				break;
-			if (k % 5 == 2)
-				continue;
-			r += k ^ v;
-		}
-	} else {
-		r = collatz_steps((v & 1023) | 1, 200);
-		if (r < 0)
-			return -12345;
-	}
-	return r;
-}
-
 static int divergent(int n, int runs)
 {
 	struct gs_emu_mem mem = { 0 };
@@ -282,9 +249,9 @@ static int divergent(int n, int runs)
 	int rc = timed("divergent", &l, runs);
 	const int *out = (const int *)gs_emu_mem_ptr(&mem, dout, (size_t)cnt * 4);
 	for (int i = 0; rc == 0 && i < cnt; i++)
-		if (out[i] != divergent_host(in[i])) {
+		if (out[i] != gs_divergent_host(in[i])) {
 			fprintf(stderr, "emu_bench: divergent: out[%d] = %d, the host says %d\n", i,
-				out[i], divergent_host(in[i]));
+				out[i], gs_divergent_host(in[i]));
 			rc = -1;
 		}
 	free(in);

@@ -20,6 +20,7 @@
 #include "gen/gen.h"
 #include "harness.h"
 #include "util/util.h"
+#include "../emu/control_host.h"
 
 /* ---- hand-built modules -------------------------------------------------------- */
 
@@ -604,39 +605,6 @@ START_TEST(test_atomics)
 }
 END_TEST
 
-static int collatz_host(int x, int limit)
-{
-	int steps = 0;
-	while (x != 1) {
-		if (steps >= limit)
-			return -1;
-		x = (x & 1) ? 3 * x + 1 : x / 2;
-		steps++;
-	}
-	return steps;
-}
-
-static int divergent_host(int v)
-{
-	int r = 0;
-	if (v % 3 == 0) {
-		r = v % 2 == 0 ? v * 7 : v - 11;
-	} else if (v % 3 == 1) {
-		for (int k = 0; k < 64; k++) {
-			if (k == (v & 31))
-				break;
-			if (k % 5 == 2)
-				continue;
-			r += k ^ v;
-		}
-	} else {
-		r = collatz_host((v & 1023) | 1, 200);
-		if (r < 0)
-			return -12345;
-	}
-	return r;
-}
-
 /* tests/emu/control.cu: nested divergence, break, continue, early return,
  * a __noinline__ call, a dynamically indexed local array */
 START_TEST(test_control)
@@ -655,8 +623,8 @@ START_TEST(test_control)
 	krun(&k, "divergent", (N + 127) / 128, 128, 0, args, &c);
 	const int *out = kptr(&k, dout, sizeof in);
 	for (int i = 0; i < N; i++)
-		ck_assert_msg(out[i] == divergent_host(in[i]), "divergent(%d) = %d, host %d", in[i],
-			      out[i], divergent_host(in[i]));
+		ck_assert_msg(out[i] == gs_divergent_host(in[i]), "divergent(%d) = %d, host %d", in[i],
+			      out[i], gs_divergent_host(in[i]));
 	ck_assert_uint_gt(c.divergent, 0);
 	ck_assert_uint_gt(c.branches, c.divergent);
 
