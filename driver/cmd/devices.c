@@ -127,7 +127,7 @@ static json_t *device_json(const struct gs_devinfo *d)
 
 	snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
 	if (!strcmp(d->driver, "emu"))
-		snprintf(name, sizeof name, "%s", d->pci_bus_id);
+		snprintf(name, sizeof name, "emu:%s", gs_emu_profiles[d->ordinal]->name);
 	else
 		snprintf(name, sizeof name, "cuda:%d", d->ordinal);
 	return json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:i, s:I, s:s, s:i, s:i, s:i, s:i, s:i, "
@@ -144,8 +144,7 @@ static json_t *device_json(const struct gs_devinfo *d)
 			 "smem_reserved_block", d->smem_reserved_block);
 }
 
-static int print_json(const struct gs_devinfo *devs, int n, const char *reason,
-		      const struct gs_devinfo *emu, int nemu)
+static int print_json(const struct gs_devinfo *devs, int n, const char *reason)
 {
 	json_t *root = json_object(), *arr = json_array();
 	char *text;
@@ -165,8 +164,10 @@ static int print_json(const struct gs_devinfo *devs, int n, const char *reason,
 	if (reason)
 		json_object_set_new(root, "reason", json_string(reason));
 	json_t *ea = json_array();
-	for (int i = 0; i < nemu; i++) {
-		json_t *d = device_json(&emu[i]);
+	for (int i = 0; gs_emu_profiles[i]; i++) {
+		struct gs_devinfo info;
+		gs_dev_emu.info(i, &info, NULL, 0);
+		json_t *d = device_json(&info);
 		if (!d)
 			gs_oom();
 		json_array_append_new(ea, d);
@@ -209,18 +210,13 @@ int gs_cmd_devices(int argc, char **argv)
 		fprintf(stderr, "gsearch: error: %s\n", err);
 		return GS_EXIT_ERRORS;
 	}
-	int nemu = gs_dev_emu.count(NULL, 0);
-	struct gs_devinfo *emu = gs_xcalloc((size_t)nemu + 1, sizeof *emu);
-	for (int i = 0; i < nemu; i++)
-		gs_dev_emu.info(i, &emu[i], NULL, 0);
 	if (n == 0) {
 		if (json) {
-			print_json(NULL, 0, err, emu, nemu);
+			print_json(NULL, 0, err);
 		} else {
 			printf("%s\n\nemulated devices (--device emu:NAME; emu alone is emu:sm_90):\n", err);
 			print_emu_table();
 		}
-		free(emu);
 		return GS_EXIT_OK;
 	}
 	devs = gs_xcalloc((size_t)n, sizeof *devs);
@@ -228,12 +224,11 @@ int gs_cmd_devices(int argc, char **argv)
 		if (gs_dev_cuda.info(i, &devs[i], err, sizeof err) < 0) {
 			fprintf(stderr, "gsearch: error: %s\n", err);
 			free(devs);
-			free(emu);
 			return GS_EXIT_ERRORS;
 		}
 	}
 	if (json) {
-		print_json(devs, n, NULL, emu, nemu);
+		print_json(devs, n, NULL);
 	} else {
 		/* Without NVML the driver's own version is unknown: driver == cuda. */
 		if (strcmp(devs[0].driver, devs[0].cuda_version))
@@ -247,6 +242,5 @@ int gs_cmd_devices(int argc, char **argv)
 		print_emu_table();
 	}
 	free(devs);
-	free(emu);
 	return GS_EXIT_OK;
 }

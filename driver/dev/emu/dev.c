@@ -95,7 +95,6 @@ static void fill_info(const struct gs_emu_profile *p, int ordinal, struct gs_dev
 	snprintf(i->name, sizeof i->name, "emulated %s (%s)", p->gpu, p->name);
 	snprintf(i->driver, sizeof i->driver, "emu");
 	snprintf(i->cuda_version, sizeof i->cuda_version, "-");
-	snprintf(i->pci_bus_id, sizeof i->pci_bus_id, "emu:%s", p->name);
 	i->ordinal = ordinal;
 	i->cc_major = p->cc_major;
 	i->cc_minor = p->cc_minor;
