@@ -217,13 +217,9 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 					return -1;
 				}
 			}
-		} else {
-			fprintf(stderr, "gsearch: error: unknown device '%s' (cuda, cuda:N,M or emu:PROFILE)\n",
-				d);
-			return -1;
 		}
 	}
-	if (!dv->ngpus) {
+	if (!dv->ngpus) { /* the emulated device, or a name that is neither */
 		if (strncmp(d, "emu", 3) || (d[3] && d[3] != ':')) {
 			fprintf(stderr, "gsearch: error: unknown device '%s' (cuda, cuda:N,M or emu:PROFILE)\n",
 				d);
