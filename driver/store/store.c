@@ -75,7 +75,7 @@
 	  " iqr_ms, reps, blocks_per_sm, occupancy, limiter, energy_j, power_w, sm_clock_mhz,"    \
 	  " temp_c, max_abs_err, max_rel_err, error, metrics, counters, device, modeled) VALUES"  \
 	  " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"    \
-	  " ?19, ?20, ?21, ?22)")                                                                               \
+	  " ?19, ?20, ?21, ?22)")                                                                 \
 	X(RESULT_DONE, "SELECT idx FROM result WHERE sweep_id = ?1")                              \
 	X(CONFIG_SET_VARIANT,                                                                    \
 	  "UPDATE config SET variant_hash = ?3 WHERE sweep_id = ?1 AND idx = ?2")               \

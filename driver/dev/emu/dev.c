@@ -349,23 +349,14 @@ static int emu_const_copy(struct gs_dev *d, struct gs_module *m, const char *sym
 	return emu_copy(d, addr, src, n);
 }
 
-static int occupancy_of(struct gs_dev *d, struct gs_func *f, int threads, size_t dyn,
-			struct gs_emu_occ *o)
-{
-	char why[256];
-	if (gs_emu_occupancy(d->prof, threads, f->attr.registers, f->attr.static_smem + (int)dyn, o,
-			     why, sizeof why) < 0)
-		return fail(d, GS_DEV_INVALID, "%s", why);
-	return 0;
-}
-
 static int emu_occupancy(struct gs_dev *d, struct gs_func *f, int block_threads, size_t dyn_smem,
 			 int *blocks_per_sm, char *limiter)
 {
 	struct gs_emu_occ o;
-	int rc = occupancy_of(d, f, block_threads, dyn_smem, &o);
-	if (rc < 0)
-		return rc;
+	char why[256];
+	if (gs_emu_occupancy(d->prof, block_threads, f->attr.registers,
+			     f->attr.static_smem + (int)dyn_smem, &o, why, sizeof why) < 0)
+		return fail(d, GS_DEV_INVALID, "%s", why);
 	*blocks_per_sm = o.blocks_per_sm;
 	if (limiter)
 		snprintf(limiter, 16, "%s", o.limiter);
