@@ -37,14 +37,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const struct gs_timing_policy gs_timing_default = {
-	.min_reps = 10,
-	.max_reps = 1000,
-	.min_time_s = 0.05,
-	.max_time_s = 2.0,
-	.rel_tol = 0.01,
-};
-
 uint64_t gs_random_u64(uint64_t seed, uint64_t k)
 {
 	uint64_t z = seed + (k + 1) * UINT64_C(0x9e3779b97f4a7c15);
@@ -685,51 +677,3 @@ void gs_stats(double *samples, size_t n, struct gs_stats *s)
 	s->iqr = s->q3 - s->q1;
 }
 
-/* --- when to stop ----------------------------------------------------------- */
-
-/* Median of a copy of v[0..n). */
-static double median_of(const double *v, size_t n, double *tmp)
-{
-	memcpy(tmp, v, n * sizeof *v);
-	qsort(tmp, n, sizeof *tmp, cmp_double);
-	return median_sorted(tmp, n);
-}
-
-int gs_timing_done(const double *samples_ms, size_t n, const struct gs_timing_policy *p,
-		   int *stable)
-{
-	double total_s = 0;
-	int is_stable = 0;
-
-	if (!p)
-		p = &gs_timing_default;
-	for (size_t i = 0; i < n; i++)
-		total_s += samples_ms[i] / 1000;
-	/* the last half needs at least one sample that is not in the first */
-	if (n >= 2 && n >= p->min_reps && total_s >= p->min_time_s) {
-		double *tmp = gs_xmalloc(n * sizeof *tmp);
-		double all = median_of(samples_ms, n, tmp);
-		double last = median_of(samples_ms + (n - n / 2), n / 2, tmp);
-
-		is_stable = fabs(last - all) <= p->rel_tol * fabs(all);
-		free(tmp);
-	}
-	if (stable)
-		*stable = is_stable;
-	return is_stable || n >= p->max_reps || total_s >= p->max_time_s;
-}
-
-int gs_warm(const double *ms, size_t n)
-{
-	if (n >= 20)
-		return 1;
-	if (n < 3)
-		return 0;
-	double lo = ms[n - 1], hi = ms[n - 1];
-
-	for (size_t i = n - 3; i < n - 1; i++) {
-		lo = ms[i] < lo ? ms[i] : lo;
-		hi = ms[i] > hi ? ms[i] : hi;
-	}
-	return hi <= lo * 1.05;
-}

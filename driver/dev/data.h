@@ -49,25 +49,6 @@ struct gs_stats {
 };
 void gs_stats(double *samples, size_t n, struct gs_stats *s);
 
-/* When to stop timing: after at least min_reps samples and min_time_s of
- * timed work, once the median of the last half of the samples is within
- * rel_tol of the median of all of them (stable), or when max_reps or
- * max_time_s is reached.  Returns 1 to stop, with *stable telling which.
- * Timed work is the sum of the samples.  The last half is the last n/2
- * samples (rounded down), so stability needs n >= 2.  p NULL: the default;
- * stable may be NULL. */
-struct gs_timing_policy {
-	unsigned min_reps, max_reps;
-	double min_time_s, max_time_s;
-	double rel_tol;
-};
-extern const struct gs_timing_policy gs_timing_default; /* 10..1000 reps, 0.05..2 s, 1% */
-int gs_timing_done(const double *samples_ms, size_t n, const struct gs_timing_policy *p,
-		   int *stable);
-/* Warm-up: 1 when the last 3 launch times are within 5% of each other
- * (largest <= 1.05 * smallest), or after 20 launches. */
-int gs_warm(const double *ms, size_t n);
-
 /* The counter-based generator behind random(): the k-th 64-bit value of a
  * stream, independent of how many values were drawn before. */
 uint64_t gs_random_u64(uint64_t seed, uint64_t k);

@@ -1,7 +1,7 @@
 /* test_data.c — buffers and samples without a device: the generator's pinned
  * stream, every fill kind and its errors, output comparison for every element
- * type, order statistics against numpy's definitions, and the rules that end
- * warm-up and timing.
+ * type and order statistics against numpy's definitions (the stopping rule
+ * has test_stoprule.c).
  *
  * The golden numbers below were computed once with an independent Python
  * transcription of the algorithm in data.c's header comment; if one changes,
@@ -605,107 +605,9 @@ START_TEST(test_stats)
 }
 END_TEST
 
-/* --- when to stop --------------------------------------------------------------------- */
-
-START_TEST(test_timing_stable)
-{
-	double ms[2000];
-	int stable = -1;
-
-	ck_assert(gs_timing_default.min_reps == 10 && gs_timing_default.max_reps == 1000);
-	ck_assert(gs_timing_default.min_time_s == 0.05 && gs_timing_default.max_time_s == 2);
-	ck_assert(gs_timing_default.rel_tol == 0.01);
-	for (int k = 0; k < 2000; k++)
-		ms[k] = 10;
-	/* steady 10 ms: stops as soon as min_reps is reached */
-	for (size_t n = 0; n < 10; n++) {
-		ck_assert_int_eq(gs_timing_done(ms, n, NULL, &stable), 0);
-		ck_assert_int_eq(stable, 0);
-	}
-	ck_assert_int_eq(gs_timing_done(ms, 10, NULL, &stable), 1);
-	ck_assert_int_eq(stable, 1);
-	ck_assert_int_eq(gs_timing_done(ms, 10, &gs_timing_default, NULL), 1);
-	/* steady 1 ms: stable at once, but 50 samples are needed for 0.05 s */
-	for (int k = 0; k < 2000; k++)
-		ms[k] = 1;
-	ck_assert_int_eq(gs_timing_done(ms, 49, NULL, &stable), 0);
-	ck_assert_int_eq(gs_timing_done(ms, 50, NULL, &stable), 1);
-	ck_assert_int_eq(stable, 1);
-}
-END_TEST
-
-START_TEST(test_timing_caps)
-{
-	double ms[2000];
-	int stable = -1;
-
-	/* a slow down half way: the last half's median (20) is far from all (15)... */
-	for (int k = 0; k < 20; k++)
-		ms[k] = k < 10 ? 10 : 20;
-	ck_assert_int_eq(gs_timing_done(ms, 20, NULL, &stable), 0);
-	ck_assert_int_eq(stable, 0);
-	/* ...until the new speed dominates: 10 at 10 ms, 30 at 20 ms → all 20, last 20 */
-	for (int k = 20; k < 2000; k++)
-		ms[k] = 20;
-	ck_assert_int_eq(gs_timing_done(ms, 39, NULL, &stable), 1);
-	ck_assert_int_eq(stable, 1);
-	/* a steady drift never stabilises: max_reps stops it */
-	struct gs_timing_policy p = { .min_reps = 3, .max_reps = 9, .min_time_s = 0,
-				      .max_time_s = 100, .rel_tol = 0.01 };
-	for (int k = 0; k < 20; k++)
-		ms[k] = k + 1;
-	ck_assert_int_eq(gs_timing_done(ms, 8, &p, &stable), 0);
-	ck_assert_int_eq(gs_timing_done(ms, 9, &p, &stable), 1);
-	ck_assert_int_eq(stable, 0);
-	/* max_time_s: 3 samples of 700 ms exceed 2 s before min_reps */
-	for (int k = 0; k < 3; k++)
-		ms[k] = 700 + 300 * k;
-	ck_assert_int_eq(gs_timing_done(ms, 2, NULL, &stable), 0);
-	ck_assert_int_eq(gs_timing_done(ms, 3, NULL, &stable), 1);
-	ck_assert_int_eq(stable, 0);
-	/* rel_tol is inclusive: all = 100, last half = 101, 1% of 100 is 1 */
-	double r[] = { 100, 100, 100, 101, 101 };
-	p = (struct gs_timing_policy){ .min_reps = 2, .max_reps = 100, .min_time_s = 0,
-				       .max_time_s = 100, .rel_tol = 0.01 };
-	ck_assert_int_eq(gs_timing_done(r, 5, &p, &stable), 1);
-	ck_assert_int_eq(stable, 1);
-	p.rel_tol = 0.0099;
-	ck_assert_int_eq(gs_timing_done(r, 5, &p, &stable), 0);
-	ck_assert_int_eq(stable, 0);
-	/* one sample is never stable */
-	p.min_reps = 0;
-	ck_assert_int_eq(gs_timing_done(r, 1, &p, &stable), 0);
-}
-END_TEST
-
-START_TEST(test_warm)
-{
-	double ms[25] = { 0 };
-
-	ck_assert_int_eq(gs_warm(ms, 0), 0);
-	ms[0] = 10;
-	ms[1] = 10;
-	ck_assert_int_eq(gs_warm(ms, 2), 0);
-	ms[2] = 10.5; /* largest = 1.05 * smallest: warm */
-	ck_assert_int_eq(gs_warm(ms, 3), 1);
-	ms[2] = 10.6;
-	ck_assert_int_eq(gs_warm(ms, 3), 0);
-	/* only the last three count */
-	double cold[] = { 100, 50, 10, 10.2, 9.9 };
-	ck_assert_int_eq(gs_warm(cold, 4), 0);
-	ck_assert_int_eq(gs_warm(cold, 5), 1);
-	/* never settling: warm after 20 launches */
-	for (int k = 0; k < 25; k++)
-		ms[k] = k % 2 ? 1 : 2;
-	ck_assert_int_eq(gs_warm(ms, 19), 0);
-	ck_assert_int_eq(gs_warm(ms, 20), 1);
-}
-END_TEST
-
 GS_TEST_MAIN(test_random_is_splitmix64, test_random_is_counter_based,
 	     test_fill_random_float_golden, test_fill_random_double_golden,
 	     test_fill_random_int_golden, test_fill_random_ranges, test_fill_random_never_hi,
 	     test_fill_random_errors, test_fill_value_and_zero, test_fill_index,
 	     test_fill_value_errors, test_fill_index_16m, test_fill_file, test_fill_err_truncated,
-	     test_compare_floats, test_compare_nan_inf, test_compare_ints, test_stats,
-	     test_timing_stable, test_timing_caps, test_warm)
+	     test_compare_floats, test_compare_nan_inf, test_compare_ints, test_stats)
