@@ -70,6 +70,30 @@ static int env_from_json(const struct gs_space *sp, const char *text, struct gs_
 	return 0;
 }
 
+/* The stopping rule and the cache directory from the setup's TIMING_JSON. */
+static int timing_from_json(const char *text, struct gs_stop_policy *p, char **cache, char *err,
+			    size_t errlen)
+{
+	json_error_t je;
+	json_t *o = json_loads(text, 0, &je);
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "bad timing options '%s'", text);
+		json_decref(o);
+		return -1;
+	}
+	json_t *v;
+	if (json_is_number(v = json_object_get(o, "precision")))
+		p->precision = json_number_value(v);
+	if (json_is_number(v = json_object_get(o, "focus")))
+		p->focus = json_number_value(v);
+	if (json_is_number(v = json_object_get(o, "max_time")))
+		p->max_time_s = json_number_value(v);
+	if (json_is_string(v = json_object_get(o, "cache")))
+		*cache = gs_xstrdup(json_string_value(v));
+	json_decref(o);
+	return 0;
+}
+
 static char *result_json(const struct gs_result *r)
 {
 	json_t *o = json_object();
@@ -82,6 +106,12 @@ static char *result_json(const struct gs_result *r)
 		NUM("min_ms", r->min_ms);
 		NUM("iqr_ms", r->iqr_ms);
 		json_object_set_new(o, "reps", json_integer(r->reps));
+		json_object_set_new(o, "runs", json_integer(r->runs));
+		json_object_set_new(o, "warmups", json_integer(r->warmups));
+		NUM("ci_lo_ms", r->ci_lo_ms);
+		NUM("ci_hi_ms", r->ci_hi_ms);
+		NUM("ci_pct", r->ci_pct);
+		NUM("timed_ms", r->timed_ms);
 	}
 	if (r->blocks_per_sm > 0 || r->limiter[0]) {
 		json_object_set_new(o, "blocks_per_sm", json_integer(r->blocks_per_sm));
@@ -116,7 +146,8 @@ int gs_cmd_worker(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	struct gs_frame f;
-	if (gs_frame_recv(0, &f) < 0 || f.n < 9 || strcmp(f.s[0], "setup")) {
+	double t0 = gs_now();
+	if (gs_frame_recv(0, &f) < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
 		send2("fatal", "expected a setup message");
 		return GS_EXIT_ERRORS;
 	}
@@ -127,12 +158,12 @@ int gs_cmd_worker(int argc, char **argv)
 		return GS_EXIT_ERRORS;
 	}
 	struct gs_space_opts so = { NULL, 0, atoi(f.s[3]) };
-	uint32_t ns = (uint32_t)strtoul(f.s[8], NULL, 10);
-	if (f.n < 9 + ns) {
+	uint32_t ns = (uint32_t)strtoul(f.s[9], NULL, 10);
+	if (f.n < 10 + ns) {
 		send2("fatal", "truncated setup");
 		return GS_EXIT_ERRORS;
 	}
-	so.sets = (const char *const *)f.s + 9;
+	so.sets = (const char *const *)f.s + 10;
 	so.nsets = ns;
 	struct gs_diag d = GS_DIAG_INIT;
 	struct gs_space *sp = gs_space_load(f.s[2], &so, &d);
@@ -144,18 +175,20 @@ int gs_cmd_worker(int argc, char **argv)
 	}
 	gs_diag_release(&d);
 	char err[2048] = "";
-	struct gs_nvrtc *nvrtc = NULL;
-	if (sp->nrefs && gs_nvrtc_load(&nvrtc, err, sizeof err) < 0) {
-		send2("fatal", err);
-		return GS_EXIT_ERRORS;
-	}
+	struct gs_nvrtc *nvrtc = NULL; /* loaded by the setup if it compiles */
 	struct gs_arena a = GS_ARENA_INIT;
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
 	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
 	struct gs_vm vm;
 	gs_vm_init(&vm);
 	int failed;
-	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_timing_default };
+	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL };
+	char *cache = NULL;
+	if (timing_from_json(f.s[8], &mo.stop, &cache, err, sizeof err) < 0) {
+		send2("fatal", err);
+		return GS_EXIT_ERRORS;
+	}
+	mo.cache_dir = cache;
 	struct gs_measure *m = NULL;
 	/* the device: a GPU's ordinal, or emu:PROFILE-INDEX:THREADS */
 	const struct gs_dev_ops *ops = &gs_dev_cuda;
@@ -169,7 +202,7 @@ int gs_cmd_worker(int argc, char **argv)
 	}
 	if (env_from_json(sp, f.s[7], env, &a, err, sizeof err) == 0 &&
 	    gs_config_check(sp, env, &vm, &failed, &d) >= 0)
-		m = gs_measure_setup(sp, ops, ordinal, nvrtc, env, &mo, err, sizeof err);
+		m = gs_measure_setup(sp, ops, ordinal, &nvrtc, env, &mo, err, sizeof err);
 	gs_diag_release(&d);
 	gs_frame_free(&f);
 	if (!m) {
@@ -177,19 +210,22 @@ int gs_cmd_worker(int argc, char **argv)
 		return GS_EXIT_ERRORS;
 	}
 	const struct gs_devinfo *di = gs_measure_devinfo(m);
-	char info[512];
-	snprintf(info, sizeof info, "{\"name\":\"%s\",\"cc\":\"%d.%d\",\"sms\":%d,\"driver\":\"%s\"}",
-		 di->name, di->cc_major, di->cc_minor, di->sms, di->driver);
+	char info[640];
+	snprintf(info, sizeof info, "{\"name\":\"%s\",\"cc\":\"%d.%d\",\"sms\":%d,\"driver\":\"%s\","
+		 "\"setup_s\":%.6f,\"ref_cached\":%s}",
+		 di->name, di->cc_major, di->cc_minor, di->sms, di->driver, gs_now() - t0,
+		 gs_measure_ref_cached(m) ? "true" : "false");
 	send2("ready", info);
 	int status = GS_EXIT_OK;
 	while (gs_frame_recv(0, &f) == 0) {
-		if (f.n < 5 || strcmp(f.s[0], "measure")) {
+		if (f.n < 6 || strcmp(f.s[0], "measure")) {
 			gs_frame_free(&f);
 			status = GS_EXIT_ERRORS;
 			break;
 		}
-		uint32_t ne = (uint32_t)strtoul(f.s[3], NULL, 10);
-		if (f.n != 5 + ne) {
+		double best_ms = strtod(f.s[3], NULL);
+		uint32_t ne = (uint32_t)strtoul(f.s[4], NULL, 10);
+		if (f.n != 6 + ne) {
 			gs_frame_free(&f);
 			status = GS_EXIT_ERRORS;
 			break;
@@ -201,8 +237,8 @@ int gs_cmd_worker(int argc, char **argv)
 			snprintf(r.status, sizeof r.status, "launch_error");
 			snprintf(r.error, sizeof r.error, "%.500s", err);
 		} else {
-			gs_measure_config(m, env, f.s[4 + ne], f.len[4 + ne], (const char *const *)f.s + 4,
-					  ne, &r);
+			gs_measure_config(m, env, f.s[5 + ne], f.len[5 + ne], (const char *const *)f.s + 5,
+					  ne, best_ms, &r);
 		}
 		char *rj = result_json(&r);
 		const char *s[3] = { "result", f.s[1], rj };
@@ -217,6 +253,7 @@ int gs_cmd_worker(int argc, char **argv)
 	}
 	gs_measure_release(m);
 	gs_nvrtc_unload(nvrtc);
+	free(cache);
 	gs_vm_release(&vm);
 	free(env);
 	gs_arena_release(&a);

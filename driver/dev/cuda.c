@@ -347,6 +347,7 @@ struct gs_dev {
 	CUdevice cudev;
 	CUcontext ctx;
 	CUevent ev_start, ev_stop;
+	CUevent marks[GS_DEV_MARKS]; /* made on first use */
 	int timing;
 	struct gs_devinfo info;
 	struct gs_module *modules;
@@ -600,6 +601,9 @@ static void cuda_close(struct gs_dev *d)
 			cu.EventDestroy(d->ev_start);
 		if (d->ev_stop)
 			cu.EventDestroy(d->ev_stop);
+		for (size_t i = 0; i < GS_DEV_MARKS; i++)
+			if (d->marks[i])
+				cu.EventDestroy(d->marks[i]);
 		cu.CtxSetCurrent(NULL);
 	}
 	while (d->modules) {
@@ -947,6 +951,51 @@ static int cuda_timer_stop(struct gs_dev *d, double *ms)
 	return 0;
 }
 
+static int cuda_mark(struct gs_dev *d, unsigned i)
+{
+	CUresult r;
+	int rc;
+
+	if (i >= GS_DEV_MARKS) {
+		set_msg(d, "timing mark %u of %d", i, GS_DEV_MARKS);
+		return GS_DEV_FAIL;
+	}
+	if ((rc = enter(d)) < 0)
+		return rc;
+	if (!d->marks[i] && (r = cu.EventCreate(&d->marks[i], 0)) != CUDA_SUCCESS) {
+		d->marks[i] = NULL;
+		return cu_fail(d, r, GS_CUDA_CALL_OTHER, "cuEventCreate");
+	}
+	if ((r = cu.EventRecord(d->marks[i], NULL)) != CUDA_SUCCESS)
+		return cu_fail(d, r, GS_CUDA_CALL_KERNEL, "cuEventRecord");
+	return 0;
+}
+
+static int cuda_marks_read(struct gs_dev *d, unsigned n, double *ms)
+{
+	CUresult r;
+	int rc;
+
+	if (n < 2 || n > GS_DEV_MARKS || !d->marks[n - 1]) {
+		set_msg(d, "reading %u timing marks", n);
+		return GS_DEV_FAIL;
+	}
+	if ((rc = enter(d)) < 0)
+		return rc;
+	/* The launches' faults surface here. */
+	if ((r = cu.EventSynchronize(d->marks[n - 1])) != CUDA_SUCCESS)
+		return cu_fail(d, r, GS_CUDA_CALL_KERNEL, "running '%s'",
+			       d->last_entry ? d->last_entry : "the launches");
+	for (unsigned i = 0; i + 1 < n; i++) {
+		float t = 0;
+
+		if ((r = cu.EventElapsedTime(&t, d->marks[i], d->marks[i + 1])) != CUDA_SUCCESS)
+			return cu_fail(d, r, GS_CUDA_CALL_KERNEL, "cuEventElapsedTime");
+		ms[i] = t;
+	}
+	return 0;
+}
+
 /* NVML's energy counter is in millijoules and is refreshed by the driver
  * every few tens of milliseconds, so a run much shorter than that reads
  * too little or nothing: callers sample around runs of 100 ms or more. */
@@ -1006,6 +1055,8 @@ const struct gs_dev_ops gs_dev_cuda = {
 	.sync = cuda_sync,
 	.timer_start = cuda_timer_start,
 	.timer_stop = cuda_timer_stop,
+	.mark = cuda_mark,
+	.marks_read = cuda_marks_read,
 	.sample_begin = cuda_sample_begin,
 	.sample_end = cuda_sample_end,
 	.info = cuda_info,

@@ -61,6 +61,13 @@ struct gs_devsample {
 	double temp_c;
 };
 
+/* Timing marks a device keeps (see mark below). */
+#define GS_DEV_MARKS 257
+
+/* The resolution of a device's timer, in ms: CUDA events resolve about
+ * half a microsecond (the CUDA programming guide). */
+#define GS_DEV_TICK_MS 0.0005
+
 struct gs_dev;
 struct gs_module;
 struct gs_func;
@@ -116,6 +123,12 @@ struct gs_dev_ops {
 	int (*free_mem)(struct gs_dev *d, uint64_t ptr);
 	/* set n bytes at dst to byte */
 	int (*fill)(struct gs_dev *d, uint64_t dst, int byte, size_t n);
+	/* timing marks, for samples back to back: mark(i) (i < GS_DEV_MARKS)
+	 * records the device's clock when its queue reaches this point;
+	 * marks_read(n) waits for mark n-1 and gives the n-1 intervals between
+	 * marks 0..n-1, in ms.  NULL on a modeled device. */
+	int (*mark)(struct gs_dev *d, unsigned i);
+	int (*marks_read)(struct gs_dev *d, unsigned n, double *ms);
 	/* modeled devices: counters of what ran since timer_start (JSON
 	 * object) and the device's own metrics as JSON members ("a":1,"b":2);
 	 * both malloc'd */

@@ -10,10 +10,13 @@
 #include "dev/measure.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "dev/validate.h"
 #include "gen/variant.h"
 #include "space/enum.h"
 #include "util/util.h"
@@ -22,8 +25,10 @@ struct devbuf {
 	uint64_t ptr;      /* the buffer the kernels see */
 	uint64_t pristine; /* its initial contents, for resets (outputs, inouts) */
 	size_t bytes;
-	void *ref;         /* reference outputs (host), outputs and inouts only */
-	void *host;        /* scratch for downloads */
+	int has_ref;       /* an output or inout with reference values */
+	void *ref;         /* reference outputs on the host (host validation) */
+	void *host;        /* scratch for downloads (host validation) */
+	uint64_t refdev;   /* reference outputs on the device (device validation) */
 };
 
 struct gs_measure {
@@ -34,7 +39,8 @@ struct gs_measure {
 	struct gs_measure_opts o;
 	struct devbuf *bufs;
 	struct gs_vm vm;
-	int have_ref;
+	int have_ref, ref_cached;
+	struct gs_cmpdev *cmp; /* device validation; NULL: on the host */
 	uint64_t flush[2];
 	size_t flush_bytes;
 };
@@ -231,6 +237,11 @@ static int replay(struct gs_measure *m, struct gs_module *mod, const struct plan
 	return 0;
 }
 
+static int is_output(const struct gs_buffer *b)
+{
+	return b->kind == GS_BUF_OUTPUT || b->kind == GS_BUF_INOUT;
+}
+
 static int reset_outputs(struct gs_measure *m)
 {
 	for (size_t i = 0; i < m->sp->nbuffers; i++)
@@ -258,16 +269,46 @@ static size_t distinct_kernels(const struct gs_launch *ls, size_t n, const char 
 	return k;
 }
 
-static int run_reference(struct gs_measure *m, struct gs_nvrtc *nvrtc, const struct gs_value *ref_env,
-			 char *err, size_t errlen)
+/* ---- the reference, and what a later worker can reuse of it ------------------------- */
+
+/* What is compiled while the device opens and the inputs fill: NVRTC
+ * takes tens of milliseconds, a context a few hundred. */
+struct refprep {
+	struct gs_measure *m;
+	struct gs_nvrtc **nvrtc;
+	const struct gs_value *ref_env;
+	int want_ref, want_cmp;
+	const char *names[64];
+	size_t nn;
+	struct gs_compile_out out;
+	int compiled;
+	void *cmp;
+	size_t cmp_len;
+	int rc;
+	char err[2048];
+};
+
+static void *ref_compile(void *arg)
 {
+	struct refprep *p = arg;
+	struct gs_measure *m = p->m;
 	const struct gs_space *sp = m->sp;
-	if (!sp->nrefs)
-		return 0;
+	if (!*p->nvrtc && gs_nvrtc_load(p->nvrtc, p->err, sizeof p->err) < 0) {
+		p->rc = -1;
+		return NULL;
+	}
+	if (p->want_cmp && gs_cmp_compile(*p->nvrtc, m->o.arch, &p->cmp, &p->cmp_len, p->err,
+					  sizeof p->err) < 0) {
+		p->rc = -1;
+		return NULL;
+	}
+	if (!p->want_ref)
+		return NULL;
 	const struct gs_kfile *f = &sp->files[sp->refs[0].file >= 0 ? sp->refs[0].file : 0];
 	if (!f->text) {
-		snprintf(err, errlen, "cannot read the reference's kernel file '%s'", f->path);
-		return -1;
+		snprintf(p->err, sizeof p->err, "cannot read the reference's kernel file '%s'", f->path);
+		p->rc = -1;
+		return NULL;
 	}
 	struct gs_buf src = GS_BUF_INIT, b = GS_BUF_INIT;
 	gs_buf_printf(&src, "#line 1 \"%s\"\n", f->path);
@@ -280,46 +321,54 @@ static int run_reference(struct gs_measure *m, struct gs_nvrtc *nvrtc, const str
 	for (size_t i = 0; i < sp->nparams; i++)
 		if (sp->params[i].define) {
 			gs_buf_reset(&b);
-			gs_define_value_to(&b, sp->params[i].name, ref_env[sp->params[i].slot]);
+			gs_define_value_to(&b, sp->params[i].name, p->ref_env[sp->params[i].slot]);
 			opts[no++] = gs_xstrdup(gs_buf_str(&b));
 		}
 	for (size_t i = 0; i < sp->nlets; i++)
 		if (sp->lets[i].define) {
 			gs_buf_reset(&b);
-			gs_define_value_to(&b, sp->lets[i].name, ref_env[sp->lets[i].slot]);
+			gs_define_value_to(&b, sp->lets[i].name, p->ref_env[sp->lets[i].slot]);
 			opts[no++] = gs_xstrdup(gs_buf_str(&b));
 		}
 	opts[no++] = gs_xstrdup("-DGSEARCH_REFERENCE=1");
-	const char *names[64];
-	size_t nn = distinct_kernels(sp->refs, sp->nrefs < 64 ? sp->nrefs : 64, names);
-	struct gs_compile_in in = { f->path, gs_buf_str(&src), opts, no, names, nn, m->ops->modeled, 1 };
-	struct gs_compile_out out;
-	int rc = gs_nvrtc_compile(nvrtc, &in, &out);
+	p->nn = distinct_kernels(sp->refs, sp->nrefs < 64 ? sp->nrefs : 64, p->names);
+	struct gs_compile_in in = { f->path, gs_buf_str(&src), opts,    no,
+				    p->names, p->nn,           m->ops->modeled, 1 };
+	int rc = gs_nvrtc_compile(*p->nvrtc, &in, &p->out);
+	p->compiled = 1;
 	for (size_t i = 0; i < no; i++)
 		free((void *)opts[i]);
 	free(opts);
 	gs_buf_release(&src);
 	gs_buf_release(&b);
-	if (rc < 0 || !out.ok) {
-		snprintf(err, errlen, "the reference does not compile:\n%s", out.log ? out.log : "");
-		gs_compile_out_release(&out, nn);
-		return -1;
+	if (rc < 0 || !p->out.ok) {
+		snprintf(p->err, sizeof p->err, "the reference does not compile:\n%s",
+			 p->out.log ? p->out.log : "");
+		p->rc = -1;
 	}
+	return NULL;
+}
+
+/* Run the compiled reference and keep its outputs on the host. */
+static int run_reference(struct gs_measure *m, struct refprep *p, char *err, size_t errlen)
+{
+	const struct gs_space *sp = m->sp;
 	struct gs_module *mod = NULL;
 	struct gs_func *funcs[64];
 	struct gs_funcattr attr;
+	int rc;
 	if (m->ops->modeled) {
 		/* the emulated device runs the PTX and reads resources from the cubin */
 		void *img;
-		size_t n = gs_emu_image_pack(out.cubin, out.cubin_len, out.ptx, out.ptx_len, &img);
+		size_t n = gs_emu_image_pack(p->out.cubin, p->out.cubin_len, p->out.ptx,
+					     p->out.ptx_len, &img);
 		rc = m->ops->module_load(m->dev, img, n, &mod);
 		free(img);
 	} else {
-		rc = m->ops->module_load(m->dev, out.cubin, out.cubin_len, &mod);
+		rc = m->ops->module_load(m->dev, p->out.cubin, p->out.cubin_len, &mod);
 	}
-	for (size_t i = 0; rc == 0 && i < nn; i++)
-		rc = m->ops->function(m->dev, mod, out.lowered[i], &funcs[i], &attr);
-	gs_compile_out_release(&out, nn);
+	for (size_t i = 0; rc == 0 && i < p->nn; i++)
+		rc = m->ops->function(m->dev, mod, p->out.lowered[i], &funcs[i], &attr);
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot load the reference: %s", m->ops->errmsg(m->dev));
 		if (mod)
@@ -328,15 +377,14 @@ static int run_reference(struct gs_measure *m, struct gs_nvrtc *nvrtc, const str
 	}
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
 	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
-	struct plan p = { 0 };
-	rc = build_plan(m, sp->refs, sp->nrefs, funcs, names, nn, env, &p, err, errlen);
-	if (rc == 0 && (rc = replay(m, mod, &p)) == 0)
+	struct plan pl = { 0 };
+	rc = build_plan(m, sp->refs, sp->nrefs, funcs, p->names, p->nn, env, &pl, err, errlen);
+	if (rc == 0 && (rc = replay(m, mod, &pl)) == 0)
 		rc = m->ops->sync(m->dev);
 	if (rc < 0 && !err[0])
 		snprintf(err, errlen, "the reference failed: %s", m->ops->errmsg(m->dev));
 	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
-		const struct gs_buffer *bb = &sp->buffers[i];
-		if (bb->kind != GS_BUF_OUTPUT && bb->kind != GS_BUF_INOUT)
+		if (!is_output(&sp->buffers[i]))
 			continue;
 		m->bufs[i].ref = gs_xmalloc(m->bufs[i].bytes ? m->bufs[i].bytes : 1);
 		if (m->ops->download(m->dev, m->bufs[i].ref, m->bufs[i].ptr, m->bufs[i].bytes) < 0) {
@@ -344,17 +392,73 @@ static int run_reference(struct gs_measure *m, struct gs_nvrtc *nvrtc, const str
 			rc = -1;
 		}
 	}
-	plan_free(&p);
+	plan_free(&pl);
 	free(env);
 	m->ops->module_unload(m->dev, mod);
-	if (rc < 0)
-		return -1;
-	m->have_ref = 1;
-	return reset_outputs(m) < 0 ? -1 : 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static char *cache_path(const struct gs_measure *m, const char *name, size_t i)
+{
+	return gs_xasprintf("%s/%s-%zu.bin", m->o.cache_dir, name, i);
+}
+
+/* The file's content when it is exactly `bytes` long (any length when
+ * bytes is 0, into *len); NULL otherwise. */
+static void *cache_get(const struct gs_measure *m, const char *name, size_t i, size_t bytes,
+		       size_t *len)
+{
+	char *path = cache_path(m, name, i);
+	char *data = NULL;
+	size_t n = 0;
+	if (gs_read_file(path, &data, &n) < 0 || (bytes && n != bytes) || !n) {
+		free(data);
+		data = NULL;
+	}
+	if (len)
+		*len = n;
+	free(path);
+	return data;
+}
+
+/* Written under a temporary name and renamed: a reader never sees half a
+ * file, and a failure only costs the next worker a recomputation. */
+static void cache_put(const struct gs_measure *m, const char *name, size_t i, const void *p,
+		      size_t bytes)
+{
+	char *path = cache_path(m, name, i);
+	char *tmp = gs_xasprintf("%s.%ld.tmp", path, (long)getpid());
+	FILE *f = fopen(tmp, "wb");
+	int ok = f && fwrite(p, 1, bytes, f) == bytes;
+	if (f && fclose(f) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) < 0)
+		unlink(tmp);
+	free(tmp);
+	free(path);
+}
+
+/* The reference outputs from the cache, all or none. */
+static int refs_from_cache(struct gs_measure *m)
+{
+	const struct gs_space *sp = m->sp;
+	if (!m->o.cache_dir)
+		return 0;
+	for (size_t i = 0; i < sp->nbuffers; i++)
+		if (is_output(&sp->buffers[i]) &&
+		    !(m->bufs[i].ref = cache_get(m, "ref", i, m->bufs[i].bytes ? m->bufs[i].bytes : 1,
+						     NULL))) {
+			for (size_t j = 0; j < i; j++) {
+				free(m->bufs[j].ref);
+				m->bufs[j].ref = NULL;
+			}
+			return 0;
+		}
+	return 1;
 }
 
 struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_dev_ops *ops,
-				    int ordinal, struct gs_nvrtc *nvrtc,
+				    int ordinal, struct gs_nvrtc **nvrtc,
 				    const struct gs_value *ref_env, const struct gs_measure_opts *o,
 				    char *err, size_t errlen)
 {
@@ -364,50 +468,122 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	m->o = *o;
 	err[0] = 0;
 	gs_vm_init(&m->vm);
-	if (ops->open(ordinal, &m->dev, &m->info, err, errlen) < 0) {
-		free(m);
-		return NULL;
-	}
 	m->bufs = gs_xcalloc(sp->nbuffers + 1, sizeof(*m->bufs));
+	/* what must be compiled: nothing when an earlier worker left it all */
+	struct refprep prep;
+	memset(&prep, 0, sizeof prep);
+	prep.m = m;
+	prep.nvrtc = nvrtc;
+	prep.ref_env = ref_env;
+	void *cmp = NULL;
+	size_t cmp_len = 0;
+	if (sp->nrefs && !ops->modeled && o->cache_dir)
+		cmp = cache_get(m, "compare", 0, 0, &cmp_len);
+	if (sp->nrefs) {
+		for (size_t i = 0; i < sp->nbuffers; i++)
+			m->bufs[i].bytes = (size_t)sp->buffers[i].n * gs_btype_size(sp->buffers[i].type);
+		m->have_ref = refs_from_cache(m);
+		m->ref_cached = m->have_ref;
+		prep.want_ref = !m->have_ref;
+		prep.want_cmp = !ops->modeled && !cmp;
+	}
+	pthread_t th;
+	int threaded = 0;
+	if (prep.want_ref || prep.want_cmp)
+		threaded = pthread_create(&th, NULL, ref_compile, &prep) == 0;
+	if (!threaded && (prep.want_ref || prep.want_cmp))
+		ref_compile(&prep);
+	int rc = ops->open(ordinal, &m->dev, &m->info, err, errlen);
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
 	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
-	for (size_t i = 0; i < sp->nbuffers; i++) {
+	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
 		const struct gs_buffer *b = &sp->buffers[i];
 		struct devbuf *d = &m->bufs[i];
 		d->bytes = (size_t)b->n * gs_btype_size(b->type);
 		void *host = gs_xcalloc(d->bytes ? d->bytes : 1, 1);
-		int rc = gs_fill_buffer(sp, b, host, env, &m->vm, err, errlen);
+		rc = gs_fill_buffer(sp, b, host, env, &m->vm, err, errlen);
 		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
 			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
 					  ops->errmsg(m->dev));
 		if (rc == 0 && d->bytes && ops->upload(m->dev, d->ptr, host, d->bytes) < 0)
 			rc = -1, snprintf(err, errlen, "cannot upload %s: %s", b->name, ops->errmsg(m->dev));
-		if (rc == 0 && (b->kind == GS_BUF_OUTPUT || b->kind == GS_BUF_INOUT) && d->bytes) {
+		if (rc == 0 && is_output(b) && d->bytes) {
 			if (ops->alloc(m->dev, d->bytes, &d->pristine) < 0 ||
 			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) < 0)
 				rc = -1, snprintf(err, errlen, "cannot keep a copy of %s: %s", b->name,
 						  ops->errmsg(m->dev));
-			d->host = gs_xmalloc(d->bytes);
 		}
 		free(host);
-		if (rc < 0) {
-			free(env);
-			gs_measure_release(m);
-			return NULL;
-		}
 	}
 	free(env);
-	if (o->flush_l2 && m->info.l2_bytes > 0) {
+	if (threaded)
+		pthread_join(th, NULL);
+	if (rc == 0 && prep.rc < 0) {
+		snprintf(err, errlen, "%s", prep.err);
+		rc = -1;
+	}
+	if (rc == 0 && o->flush_l2 && m->info.l2_bytes > 0) {
 		m->flush_bytes = (size_t)m->info.l2_bytes * 2;
 		if (ops->alloc(m->dev, m->flush_bytes, &m->flush[0]) < 0 ||
 		    ops->alloc(m->dev, m->flush_bytes, &m->flush[1]) < 0)
 			m->flush_bytes = 0;
 	}
-	if (run_reference(m, nvrtc, ref_env, err, errlen) < 0) {
+	if (rc == 0 && prep.want_ref) {
+		rc = run_reference(m, &prep, err, errlen);
+		if (rc == 0) {
+			m->have_ref = 1;
+			for (size_t i = 0; o->cache_dir && i < sp->nbuffers; i++)
+				if (m->bufs[i].ref)
+					cache_put(m, "ref", i, m->bufs[i].ref, m->bufs[i].bytes);
+		}
+	}
+	if (prep.compiled)
+		gs_compile_out_release(&prep.out, prep.nn);
+	if (prep.cmp) {
+		cmp = prep.cmp;
+		cmp_len = prep.cmp_len;
+		if (o->cache_dir)
+			cache_put(m, "compare", 0, cmp, cmp_len);
+	}
+	/* a GPU compares on the device: the reference outputs move there */
+	if (rc == 0 && m->have_ref && !ops->modeled && cmp) {
+		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, sp->nbuffers, err, errlen);
+		if (!m->cmp)
+			rc = -1;
+		for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
+			struct devbuf *d = &m->bufs[i];
+			if (!d->ref)
+				continue;
+			if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->refdev) < 0 ||
+			    (d->bytes && ops->upload(m->dev, d->refdev, d->ref, d->bytes) < 0))
+				rc = -1, snprintf(err, errlen, "cannot keep the reference of %s: %s",
+						  sp->buffers[i].name, ops->errmsg(m->dev));
+			free(d->ref);
+			d->ref = NULL;
+			d->has_ref = 1;
+		}
+	} else {
+		for (size_t i = 0; i < sp->nbuffers; i++)
+			if (m->bufs[i].ref) {
+				m->bufs[i].has_ref = 1;
+				m->bufs[i].host = gs_xmalloc(m->bufs[i].bytes ? m->bufs[i].bytes : 1);
+			}
+	}
+	free(cmp);
+	if (rc == 0 && (rc = reset_outputs(m)) < 0)
+		snprintf(err, errlen, "cannot reset the outputs: %s", ops->errmsg(m->dev));
+	if (rc < 0) {
+		if (!err[0])
+			snprintf(err, errlen, "setup failed");
 		gs_measure_release(m);
 		return NULL;
 	}
 	return m;
+}
+
+int gs_measure_ref_cached(const struct gs_measure *m)
+{
+	return m->ref_cached;
 }
 
 const struct gs_devinfo *gs_measure_devinfo(const struct gs_measure *m)
@@ -423,6 +599,8 @@ void gs_measure_release(struct gs_measure *m)
 		free(m->bufs[i].ref);
 		free(m->bufs[i].host);
 	}
+	if (m->cmp)
+		gs_cmpdev_close(m->cmp);
 	free(m->bufs);
 	if (m->dev)
 		m->ops->close(m->dev);
@@ -488,13 +666,156 @@ static void limiter(const struct gs_devinfo *di, const struct gs_funcattr *a, in
 	snprintf(out, 16, "%s", name);
 }
 
+/* Compare every output with the reference: 0 when all pass, 1 when one
+ * does not (the outcome is set), or a GS_DEV_* code. */
+static int validate(struct gs_measure *m, struct gs_result *r)
+{
+	const struct gs_space *sp = m->sp;
+	struct gs_buf why = GS_BUF_INIT;
+	int rc = 0;
+	r->max_abs_err = r->max_rel_err = 0;
+	if (m->cmp) {
+		rc = gs_cmpdev_reset(m->cmp);
+		for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++)
+			if (m->bufs[i].has_ref)
+				rc = gs_cmpdev_launch(m->cmp, i, sp->buffers[i].type, m->bufs[i].ptr,
+						      m->bufs[i].refdev, (uint64_t)sp->buffers[i].n,
+						      sp->buffers[i].tolerance);
+	}
+	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
+		const struct gs_buffer *b = &sp->buffers[i];
+		struct devbuf *db = &m->bufs[i];
+		struct gs_cmp c;
+		if (!db->has_ref)
+			continue;
+		if (m->cmp) {
+			rc = gs_cmpdev_read(m->cmp, i, b->type, db->ptr, db->refdev, &c);
+		} else if ((rc = m->ops->download(m->dev, db->host, db->ptr, db->bytes)) == 0) {
+			gs_compare(b->type, db->host, db->ref, (uint64_t)b->n, b->tolerance, &c);
+		}
+		if (rc < 0)
+			break;
+		if (c.max_abs > r->max_abs_err)
+			r->max_abs_err = c.max_abs;
+		if (c.max_rel > r->max_rel_err)
+			r->max_rel_err = c.max_rel;
+		if (c.bad && !why.len)
+			gs_cmp_message(&why, b->name, &c, b->tolerance, b->n);
+	}
+	if (rc == 0 && why.len) {
+		outcome(r, "wrong", 0, "%s", gs_buf_str(&why));
+		rc = 1;
+	}
+	gs_buf_release(&why);
+	return rc;
+}
+
+/* One round of `n` timed samples of `batch` runs each, back to back: the
+ * device is never left waiting for the host between samples.  With
+ * --flush-l2 a flush precedes each sample, outside its marks. */
+static int sample_round(struct gs_measure *m, struct gs_module *mod, const struct plan *p,
+			size_t n, unsigned batch, double *ms)
+{
+	const struct gs_dev_ops *ops = m->ops;
+	int rc = 0;
+	if (!m->flush_bytes) {
+		rc = ops->mark(m->dev, 0);
+		for (size_t i = 0; rc == 0 && i < n; i++) {
+			for (unsigned b = 0; b < batch && rc == 0; b++)
+				rc = replay(m, mod, p);
+			if (rc == 0)
+				rc = ops->mark(m->dev, (unsigned)i + 1);
+		}
+		return rc < 0 ? rc : ops->marks_read(m->dev, (unsigned)n + 1, ms);
+	}
+	double *all = gs_xmalloc(2 * n * sizeof *all);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		if ((rc = ops->copy(m->dev, m->flush[1], m->flush[0], m->flush_bytes)) < 0 ||
+		    (rc = ops->mark(m->dev, 2 * (unsigned)i)) < 0)
+			break;
+		for (unsigned b = 0; b < batch && rc == 0; b++)
+			rc = replay(m, mod, p);
+		if (rc == 0)
+			rc = ops->mark(m->dev, 2 * (unsigned)i + 1);
+	}
+	if (rc == 0 && (rc = ops->marks_read(m->dev, 2 * (unsigned)n, all)) == 0)
+		for (size_t i = 0; i < n; i++)
+			ms[i] = all[2 * i];
+	free(all);
+	return rc;
+}
+
+/* Time a validated configuration under the stopping rule: 0, or a
+ * GS_DEV_* code. */
+static int time_config(struct gs_measure *m, struct gs_module *mod, const struct plan *p,
+		       double first_ms, double best_ms, struct gs_result *r)
+{
+	const struct gs_stop_policy *pol = &m->o.stop;
+	unsigned batch = gs_timing_batch(first_ms, pol->precision, GS_DEV_TICK_MS);
+	size_t round_max = m->flush_bytes ? (GS_DEV_MARKS - 1) / 2 : GS_DEV_MARKS - 1;
+	double ms[GS_DEV_MARKS];
+	struct gs_timing t;
+	int rc = 0;
+	size_t more;
+	gs_timing_init(&t, batch);
+	gs_timing_first(&t, first_ms);
+	if (m->ops->sample_begin)
+		m->ops->sample_begin(m->dev);
+	while ((more = gs_timing_next(&t, pol, best_ms)) > 0) {
+		if (more > round_max)
+			more = round_max;
+		if ((rc = sample_round(m, mod, p, more, batch, ms)) < 0)
+			break;
+		for (size_t i = 0; i < more; i++)
+			gs_timing_add(&t, ms[i] / batch);
+	}
+	struct gs_devsample ds = { -1, -1, -1, -1 };
+	if (m->ops->sample_end && m->ops->sample_end(m->dev, &ds) == 0 && rc == 0) {
+		size_t all = t.n > 1 ? (t.n - 1) * batch : 1;
+		if (ds.energy_j >= 0)
+			r->energy_j = ds.energy_j / (double)all; /* per run */
+		r->power_w = ds.power_w;
+		r->sm_clock_mhz = ds.sm_clock_mhz;
+		r->temp_c = ds.temp_c;
+	}
+	if (rc == 0) {
+		size_t ns;
+		const double *smp = gs_timing_samples(&t, &ns);
+		struct gs_median_ci ci;
+		struct gs_stats st;
+		double *tmp = gs_xmalloc((ns ? ns : 1) * sizeof *tmp);
+		memcpy(tmp, smp, ns * sizeof *tmp);
+		gs_stats(tmp, ns, &st);
+		free(tmp);
+		gs_median_ci(smp, ns, 0.95, &ci);
+		r->time_ms = st.median;
+		r->min_ms = st.min;
+		r->iqr_ms = st.iqr;
+		r->reps = (unsigned)ns;
+		r->runs = (unsigned)(ns * batch);
+		r->warmups = (unsigned)t.warm;
+		r->ci_lo_ms = ci.lo;
+		r->ci_hi_ms = ci.hi;
+		r->ci_pct = ci.half_pct;
+		r->timed_ms = t.work_ms;
+		if (t.reason == GS_STOP_CAP && !(ci.coverage >= 0.95 && ci.half_pct <= pol->precision * 100))
+			snprintf(r->error, sizeof r->error,
+				 "the median's interval is ±%.2g%% after %zu samples: the cap (%g s of timed "
+				 "work, %u samples) came before the precision asked (±%g%%)",
+				 ci.half_pct, ns, pol->max_time_s, pol->max_samples, pol->precision * 100);
+	}
+	gs_timing_release(&t);
+	return rc;
+}
+
 void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *cubin,
 		       size_t cubin_len, const char *const *entries, size_t nentries,
-		       struct gs_result *r)
+		       double best_ms, struct gs_result *r)
 {
 	const struct gs_space *sp = m->sp;
 	memset(r, 0, sizeof(*r));
 	r->energy_j = r->power_w = r->sm_clock_mhz = r->temp_c = -1;
+	r->ci_lo_ms = r->ci_hi_ms = r->ci_pct = r->timed_ms = -1;
 	r->max_abs_err = r->max_rel_err = -1;
 	char err[512] = "";
 	struct gs_diag d = GS_DIAG_INIT;
@@ -573,119 +894,40 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 			}
 			break;
 		}
-	/* one run, validated; a modeled device times it too */
-	double modeled_ms = 0;
-	if ((rc = reset_outputs(m)) < 0 || (rc = m->ops->timer_start(m->dev)) < 0 ||
-	    (rc = replay(m, mod, &p)) < 0 || (rc = m->ops->sync(m->dev)) < 0 ||
-	    (rc = m->ops->timer_stop(m->dev, &modeled_ms)) < 0) {
-		outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
-		goto out;
+	/* the validation run, also the first warm-up run; a modeled device
+	 * times it, and that is all it needs */
+	double first_ms = 0;
+	int marks = m->ops->mark && m->ops->marks_read && !m->ops->modeled;
+	if ((rc = reset_outputs(m)) < 0)
+		goto launch_fail;
+	if (marks) {
+		if ((rc = m->ops->mark(m->dev, 0)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
+		    (rc = m->ops->mark(m->dev, 1)) < 0 || (rc = m->ops->marks_read(m->dev, 2, &first_ms)) < 0)
+			goto launch_fail;
+	} else if ((rc = m->ops->timer_start(m->dev)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
+		   (rc = m->ops->sync(m->dev)) < 0 || (rc = m->ops->timer_stop(m->dev, &first_ms)) < 0) {
+		goto launch_fail;
 	}
 	if (m->ops->modeled && m->ops->report &&
 	    m->ops->report(m->dev, &r->counters_json, &dev_metrics) < 0)
 		dev_metrics = NULL;
-	if (m->have_ref) {
-		struct gs_buf why = GS_BUF_INIT;
-		r->max_abs_err = r->max_rel_err = 0;
-		for (size_t i = 0; i < sp->nbuffers; i++) {
-			const struct gs_buffer *b = &sp->buffers[i];
-			struct devbuf *db = &m->bufs[i];
-			if (!db->ref)
-				continue;
-			if ((rc = m->ops->download(m->dev, db->host, db->ptr, db->bytes)) < 0) {
-				outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
-				gs_buf_release(&why);
-				goto out;
-			}
-			struct gs_cmp c;
-			gs_compare(b->type, db->host, db->ref, (uint64_t)b->n, b->tolerance, &c);
-			if (c.max_abs > r->max_abs_err)
-				r->max_abs_err = c.max_abs;
-			if (c.max_rel > r->max_rel_err)
-				r->max_rel_err = c.max_rel;
-			if (c.bad && !why.len)
-				gs_buf_printf(&why, "%s[%llu] = %g, expected %g (tolerance %g); %llu of %lld "
-					      "elements differ", b->name, (unsigned long long)c.first_bad,
-					      c.got, c.want, b->tolerance, (unsigned long long)c.bad,
-					      (long long)b->n);
-		}
-		if (why.len) {
-			outcome(r, "wrong", 0, "%s", gs_buf_str(&why));
-			gs_buf_release(&why);
-			goto out;
-		}
+	if (m->have_ref && (rc = validate(m, r)) != 0) {
+		if (rc < 0)
+			goto launch_fail;
+		goto out;
 	}
 	if (m->ops->modeled) {
 		/* deterministic: the one run is the time */
-		r->time_ms = r->min_ms = modeled_ms;
+		r->time_ms = r->min_ms = first_ms;
 		r->iqr_ms = 0;
-		r->reps = 1;
+		r->reps = r->runs = 1;
 		r->modeled = 1;
 		snprintf(r->status, sizeof r->status, "ok");
 		goto metrics;
 	}
-	/* warm up until steady, then time */
-	double warm[32];
-	size_t nw = 0;
-	do {
-		if ((rc = m->ops->timer_start(m->dev)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
-		    (rc = m->ops->timer_stop(m->dev, &warm[nw])) < 0) {
-			outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
-			goto out;
-		}
-		nw++;
-	} while (!gs_warm(warm, nw) && nw < GS_ARRAY_SIZE(warm));
-	/* runs shorter than the events' resolution are timed in batches */
-	unsigned batch = 1;
-	double last = warm[nw - 1];
-	if (last < 0.02)
-		batch = (unsigned)ceil(0.05 / (last > 1e-4 ? last : 1e-4));
-	size_t cap = 256, n = 0;
-	double *samples = gs_xmalloc(cap * sizeof(*samples));
-	double busy_s = 0;
-	int stable = 0;
-	if (m->ops->sample_begin)
-		m->ops->sample_begin(m->dev);
-	for (;;) {
-		if (m->flush_bytes)
-			m->ops->copy(m->dev, m->flush[1], m->flush[0], m->flush_bytes);
-		double ms;
-		if ((rc = m->ops->timer_start(m->dev)) < 0)
-			break;
-		for (unsigned b = 0; b < batch && rc == 0; b++)
-			rc = replay(m, mod, &p);
-		if (rc < 0 || (rc = m->ops->timer_stop(m->dev, &ms)) < 0)
-			break;
-		gs_grow(&samples, &cap, n + 1, sizeof(*samples));
-		samples[n++] = ms / batch;
-		busy_s += ms / 1e3;
-		if (gs_timing_done(samples, n, &m->o.timing, &stable))
-			break;
-	}
-	if (rc < 0) {
-		outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
-		free(samples);
-		goto out;
-	}
-	struct gs_devsample ds = { -1, -1, -1, -1 };
-	if (m->ops->sample_end && m->ops->sample_end(m->dev, &ds) == 0) {
-		if (ds.energy_j >= 0)
-			r->energy_j = ds.energy_j / ((double)n * batch); /* per run */
-		r->power_w = ds.power_w;
-		r->sm_clock_mhz = ds.sm_clock_mhz;
-		r->temp_c = ds.temp_c;
-	}
-	struct gs_stats st;
-	gs_stats(samples, n, &st);
-	free(samples);
-	r->time_ms = st.median;
-	r->min_ms = st.min;
-	r->iqr_ms = st.iqr;
-	r->reps = (unsigned)n;
+	if ((rc = time_config(m, mod, &p, first_ms, best_ms, r)) < 0)
+		goto launch_fail;
 	snprintf(r->status, sizeof r->status, "ok");
-	if (!stable)
-		snprintf(r->error, sizeof r->error, "timing not stable within %.0f%% after %zu runs",
-			 m->o.timing.rel_tol * 100, n);
 metrics:
 	/* user metrics, with the figures bound, then the device's own */
 	if (sp->nmetrics || dev_metrics) {
@@ -714,6 +956,9 @@ metrics:
 		gs_buf_putc(&mj, '}');
 		r->metrics_json = gs_buf_detach(&mj);
 	}
+	goto out;
+launch_fail:
+	outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
 out:
 	free(dev_metrics);
 	plan_free(&p);

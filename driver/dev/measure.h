@@ -9,13 +9,18 @@
 
 #include "dev/data.h"
 #include "dev/dev.h"
+#include "dev/stoprule.h"
 #include "gen/gen.h"
 #include "space/space.h"
 
 struct gs_measure_opts {
 	const char *arch;  /* for compiling the reference, "sm_90" */
 	int flush_l2;      /* write a buffer larger than L2 before every timed run */
-	struct gs_timing_policy timing;
+	struct gs_stop_policy stop;
+	/* where the reference outputs and the comparison kernels are kept for
+	 * the next worker of the sweep (one that replaces a crashed one then
+	 * needs neither NVRTC nor the reference run); NULL: nowhere */
+	const char *cache_dir;
 };
 
 struct gs_measure;
@@ -23,19 +28,28 @@ struct gs_measure;
 /* Open device `ordinal` of `ops`, allocate and fill the space's buffers,
  * compile and run the reference launches (with the defines of `ref_env`,
  * a configuration's environment, so that the kernel file compiles), keep
- * the reference outputs.  NULL with a message on failure. */
+ * the reference outputs — or read them from o->cache_dir when an earlier
+ * worker of the sweep left them there.  *nvrtc is loaded when a compile is
+ * needed (and left for the caller to unload).  NULL with a message on
+ * failure. */
 struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_dev_ops *ops,
-				    int ordinal, struct gs_nvrtc *nvrtc,
+				    int ordinal, struct gs_nvrtc **nvrtc,
 				    const struct gs_value *ref_env, const struct gs_measure_opts *o,
 				    char *err, size_t errlen);
 const struct gs_devinfo *gs_measure_devinfo(const struct gs_measure *m);
+/* 1 when the reference outputs came from the cache directory. */
+int gs_measure_ref_cached(const struct gs_measure *m);
 void gs_measure_release(struct gs_measure *m);
 
 /* The outcome of one configuration: status is one of the store's outcomes. */
 struct gs_result {
 	char status[16];
 	double time_ms, min_ms, iqr_ms;
-	unsigned reps;
+	unsigned reps;      /* timed samples */
+	unsigned runs;      /* timed runs of the launch sequence (samples x batch) */
+	unsigned warmups;   /* runs discarded as warm-up, the validation run included */
+	double ci_lo_ms, ci_hi_ms, ci_pct; /* the median's 95% interval; < 0: none */
+	double timed_ms;    /* timed work, warm-up samples included */
 	int blocks_per_sm;
 	double occupancy;
 	char limiter[16];
@@ -51,10 +65,11 @@ struct gs_result {
 
 /* Measure the configuration in env (parameters set; lets are computed
  * here) with the variant's cubin and entry names (lowered, in the order of
- * the space's launches' distinct kernels). */
+ * the space's launches' distinct kernels).  best_ms: the sweep's best time
+ * so far (<= 0: none), for the stopping rule's focus. */
 void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *cubin,
 		       size_t cubin_len, const char *const *entries, size_t nentries,
-		       struct gs_result *r);
+		       double best_ms, struct gs_result *r);
 void gs_result_release(struct gs_result *r);
 
 #endif

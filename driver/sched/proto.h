@@ -3,10 +3,18 @@
  * speaks another version refuses the setup.
  *
  *   supervisor → worker
- *     setup   VERSION SPACE EMU(0|1) ARCH FLUSH_L2(0|1) ORDINAL REF_PARAMS_JSON NSETS SET...
- *     measure IDX PARAMS_JSON NENTRIES ENTRY... CUBIN
+ *     setup   VERSION SPACE EMU(0|1) ARCH FLUSH_L2(0|1) ORDINAL REF_PARAMS_JSON TIMING_JSON
+ *             NSETS SET...
+ *     measure IDX PARAMS_JSON BEST_MS NENTRIES ENTRY... CUBIN
  *   worker → supervisor
  *     ready   DEVICE_JSON            after setup: buffers filled, reference run
+ *
+ * TIMING_JSON is the stopping rule and the cache of reference outputs:
+ * {"precision":0.01,"focus":1.25,"max_time":2,"cache":"/tmp/gsearch-ref.X"};
+ * BEST_MS the sweep's best time when the measure was sent (0: none).  The
+ * supervisor may send a worker its next measure before the result of the
+ * one in progress, so that the worker never waits for it; results still come
+ * one per measure, in order.
  *     fatal   MESSAGE                setup failed; the worker exits
  *     result  IDX RESULT_JSON        one per measure, in order
  *
@@ -15,6 +23,6 @@
 #ifndef GS_PROTO_H
 #define GS_PROTO_H
 
-#define GS_PROTO_VERSION "gsearch-worker-1"
+#define GS_PROTO_VERSION "gsearch-worker-2"
 
 #endif

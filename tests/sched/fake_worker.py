@@ -52,7 +52,7 @@ def send(*fields):
 
 
 setup = recv()
-if setup[0] != b"setup" or setup[1] != b"gsearch-worker-1":
+if setup[0] != b"setup" or setup[1] != b"gsearch-worker-2":
     send("fatal", "bad setup")
     sys.exit(1)
 send("ready", json.dumps({"name": "fake", "cc": "9.0", "sms": 1, "driver": "0"}))
