@@ -17,7 +17,8 @@
 
 const char gs_help_run[] =
 	"usage: gsearch run [--dry-run | --compile-only] [--device DEV] [--jobs N] [--arch sm_XX]\n"
-	"                   [--timeout S] [--flush-l2] [--quiet] [--db FILE] [--shard I/N]\n"
+	"                   [--timeout S] [--precision P] [--max-time S] [--focus F|off]\n"
+	"                   [--flush-l2] [--quiet] [--db FILE] [--shard I/N]\n"
 	"                   [--threads N] [--set NAME=VALUE]... [--emu] SPACE\n"
 	"\n"
 	"Measures every valid configuration of SPACE: compiles its variant through\n"
@@ -42,6 +43,11 @@ const char gs_help_run[] =
 	"  --jobs N          compile threads (default: the number of cores)\n"
 	"  --arch sm_XX      target architecture (default: the device's)\n"
 	"  --timeout S       seconds a configuration may run (default: the space's, 10)\n"
+	"  --precision P     time each configuration until the 95% confidence interval\n"
+	"                    of its median is within +-P% (default 1)\n"
+	"  --max-time S      at most S seconds of timed work per configuration (default 2)\n"
+	"  --focus F|off     stop timing a configuration once it is surely F times slower\n"
+	"                    than the best so far (default 1.25; off: full precision)\n"
 	"  --flush-l2        write a buffer larger than L2 before every timed run\n"
 	"  --quiet           no progress display\n"
 	"  --db FILE         the store (default results/SPACE.db, or\n"
@@ -60,12 +66,25 @@ static int store_fail(struct gs_store *st, const char *what)
 
 struct run_opts {
 	int dry, compile_only, flush_l2, quiet;
+	struct gs_stop_policy stop;
 	unsigned jobs;
 	int threads; /* the emulated device's, 0: all cores */
 	double timeout_s;
 	const char *db, *device, *arch;
 	char archbuf[16];
 };
+
+/* A finite number in [lo, hi]: 0, or -1. */
+static int number_in(const char *text, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || *end || errno || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}
 
 /* 0, or GS_EXIT_USAGE after printing why. */
 static int parse_options(int argc, char **argv, struct gs_space_args *a, struct run_opts *o)
@@ -77,11 +96,14 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "jobs", required_argument, NULL, 'j' },  { "arch", required_argument, NULL, 'a' },
 		{ "timeout", required_argument, NULL, 't' }, { "flush-l2", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },       { "threads", required_argument, NULL, 'T' },
+		{ "precision", required_argument, NULL, 'P' }, { "max-time", required_argument, NULL, 'M' },
+		{ "focus", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
 	o->device = NULL;
+	o->stop = gs_stop_default;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -101,6 +123,30 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 			o->timeout_s = strtod(optarg, &end);
 			if (end == optarg || *end || !(o->timeout_s > 0))
 				r = (gs_usage_error("run", "--timeout needs seconds > 0, not '%s'", optarg), -1);
+			break;
+		}
+		case 'P': {
+			double v;
+			if (number_in(optarg, 0.001, 100, &v) < 0)
+				r = (gs_usage_error("run", "--precision needs a percentage from 0.001 to 100, "
+						    "not '%s'", optarg), -1);
+			o->stop.precision = v / 100;
+			break;
+		}
+		case 'M': {
+			double v;
+			if (number_in(optarg, 0.001, 86400, &v) < 0)
+				r = (gs_usage_error("run", "--max-time needs seconds from 0.001 to 86400, "
+						    "not '%s'", optarg), -1);
+			o->stop.max_time_s = v;
+			break;
+		}
+		case 'F': {
+			double v = 0;
+			if (strcmp(optarg, "off") && number_in(optarg, 1, 1000, &v) < 0)
+				r = (gs_usage_error("run", "--focus needs a factor from 1 to 1000 or 'off', "
+						    "not '%s'", optarg), -1);
+			o->stop.focus = v;
 			break;
 		}
 		case 'a':
@@ -394,7 +440,24 @@ int gs_cmd_run(int argc, char **argv)
 	gs_buf_putc(&params, ']');
 	gs_buf_printf(&shard, "%llu/%llu", (unsigned long long)a.shard_i,
 		      (unsigned long long)a.shard_n);
-	const char *options = o.flush_l2 ? "{\"flush_l2\":true}" : "{}";
+	/* options that change what a result means are part of the sweep's
+	 * identity; the defaults are left out, so that sweeps made before an
+	 * option existed resume */
+	struct gs_buf options_b = GS_BUF_INIT;
+	gs_buf_putc(&options_b, '{');
+	if (o.flush_l2)
+		gs_buf_puts(&options_b, "\"flush_l2\":true");
+	if (o.stop.precision != gs_stop_default.precision)
+		gs_buf_printf(&options_b, "%s\"precision\":%.17g", options_b.len > 1 ? "," : "",
+			      o.stop.precision * 100);
+	if (o.stop.focus != gs_stop_default.focus)
+		gs_buf_printf(&options_b, "%s\"focus\":%.17g", options_b.len > 1 ? "," : "",
+			      o.stop.focus);
+	if (o.stop.max_time_s != gs_stop_default.max_time_s)
+		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
+			      o.stop.max_time_s);
+	gs_buf_putc(&options_b, '}');
+	const char *options = gs_buf_str(&options_b);
 	struct gs_sweep_ident id = {
 		.space_name = sp->name,
 		.space_path = a.path,
@@ -502,6 +565,7 @@ int gs_cmd_run(int argc, char **argv)
 			.emu_profile = dv.emu ? dv.emu->name : NULL,
 			.emu_threads = o.threads,
 			.timeout_s = o.timeout_s > 0 ? o.timeout_s : sp->timeout,
+			.stop = o.stop,
 			.flush_l2 = o.flush_l2,
 			.progress = o.quiet ? 0 : isatty(2) ? 2 : 1,
 			.worker_cmd = getenv("GSEARCH_WORKER"),
@@ -542,6 +606,7 @@ out:
 	gs_buf_release(&problems);
 	gs_buf_release(&params);
 	gs_buf_release(&shard);
+	gs_buf_release(&options_b);
 	gs_space_free(sp);
 	return status;
 }

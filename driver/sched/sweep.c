@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "sched/sweep.h"
 
+#include <dirent.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "dev/dev.h"
 #include "gen/variant.h"
 #include "sched/compile.h"
+#include "sched/order.h"
 #include "sched/proto.h"
 #include "space/enum.h"
 #include "util/frame.h"
@@ -32,6 +34,7 @@ static int outcome_index(const char *s)
 	return 3;
 }
 
+/* A variant to compile: waiting in the window, or on a compile thread. */
 struct job {
 	uv_work_t req;
 	struct pipeline *pl;
@@ -41,6 +44,8 @@ struct job {
 	int64_t *idx; /* configurations waiting for this variant */
 	char **params;
 	size_t nidx, capidx, capparams;
+	size_t *pos;  /* the first configuration's value indices, for the predictor */
+	double cost;  /* predicted, when it entered the window */
 };
 
 /* A configuration whose variant is compiled, waiting for a device. */
@@ -62,8 +67,11 @@ struct worker {
 	uv_timer_t timer;
 	int open_handles;
 	struct gs_buf rbuf;
-	struct ready cur;
-	double t_dispatch;
+	struct ready cur;    /* being measured */
+	struct ready next;   /* sent ahead, so the worker never waits for it */
+	int has_next;
+	double t_dispatch;   /* when cur began */
+	double t_spawn;      /* when a replacement was started; 0 for the first */
 	int timed_out, killed, setup_failures, generation;
 	int handles_closing; /* uv_close called on its handles */
 	double limit_s;      /* of the configuration in flight */
@@ -86,7 +94,10 @@ struct pipeline {
 	uint8_t *done_bits;
 	uint64_t nbits;
 	struct job *jobs;
-	size_t njobs, inflight;
+	size_t njobs, inflight, threads;
+	struct job *window;   /* variants waiting for a compile thread */
+	size_t nwindow, capwindow;
+	struct gs_corder *order;
 	struct ready *rq;
 	size_t rq_head, rq_n, rq_cap, rq_max;
 	struct worker *workers;
@@ -98,11 +109,14 @@ struct pipeline {
 	uint64_t total;
 	double best_ms;
 	char ref_params[4096];
+	char cache_dir[4096]; /* reference outputs for replacement workers; "" none */
 };
 
 static void finish_if_done(struct pipeline *pl);
 static void pump(struct pipeline *pl);
+static void start_compiles(struct pipeline *pl);
 static void dispatch(struct pipeline *pl);
+static void begin(struct worker *w);
 
 static int store_err(struct pipeline *pl, const char *what)
 {
@@ -132,7 +146,7 @@ static void mark_done(struct pipeline *pl, int64_t idx)
 		pl->done_bits[idx / 8] |= (uint8_t)(1u << (idx % 8));
 }
 
-static void ready_push(struct pipeline *pl, int64_t idx, const char *hash, char *params)
+static void rq_room(struct pipeline *pl)
 {
 	if (pl->rq_n == pl->rq_cap) {
 		size_t cap = pl->rq_cap ? 2 * pl->rq_cap : 16;
@@ -144,10 +158,34 @@ static void ready_push(struct pipeline *pl, int64_t idx, const char *hash, char 
 		pl->rq_cap = cap;
 		pl->rq_head = 0;
 	}
+}
+
+static void ready_push(struct pipeline *pl, int64_t idx, const char *hash, char *params)
+{
+	rq_room(pl);
 	struct ready *r = &pl->rq[(pl->rq_head + pl->rq_n++) % pl->rq_cap];
 	r->idx = idx;
 	snprintf(r->hash, sizeof r->hash, "%s", hash);
 	r->params = params;
+}
+
+/* Back to the head of the queue: a configuration sent ahead to a worker
+ * that died before starting it. */
+static void ready_push_front(struct pipeline *pl, struct ready *r)
+{
+	rq_room(pl);
+	pl->rq_head = (pl->rq_head + pl->rq_cap - 1) % pl->rq_cap;
+	pl->rq[pl->rq_head] = *r;
+	pl->rq_n++;
+	r->params = NULL;
+}
+
+static void requeue_next(struct pipeline *pl, struct worker *w)
+{
+	if (w->has_next) {
+		ready_push_front(pl, &w->next);
+		w->has_next = 0;
+	}
 }
 
 static void store_outcome(struct pipeline *pl, int64_t idx, const char *hash, const char *status,
@@ -208,6 +246,10 @@ static void after_cb(uv_work_t *req, int status)
 	(void)status;
 	pl->inflight--;
 	pl->stats->compile_busy_s += j->b.out.seconds;
+	if (!j->b.nvrtc_failed && j->b.out.seconds > 0)
+		gs_corder_learn(pl->order, j->pos, j->b.out.seconds);
+	/* the thread is free: give it the next variant before storing this one */
+	start_compiles(pl);
 	if (j->b.nvrtc_failed) {
 		fprintf(stderr, "gsearch: error: %s\n", j->b.err);
 		pl->failed = 1;
@@ -260,8 +302,10 @@ static void after_cb(uv_work_t *req, int status)
 	gs_variant_release(&j->v);
 	free(j->idx);
 	free(j->params);
+	free(j->pos);
 	j->idx = NULL;
 	j->params = NULL;
+	j->pos = NULL;
 	j->nidx = j->capidx = j->capparams = 0;
 	j->active = 0;
 	dispatch(pl);
@@ -277,11 +321,52 @@ static void add_waiter(struct job *j, int64_t idx, char *params)
 	j->idx[j->nidx++] = idx;
 }
 
+/* Start compiles while threads are free and the devices want more: the
+ * variant of the window predicted to compile longest first. */
+static void start_compiles(struct pipeline *pl)
+{
+	while (!pl->stop && pl->nwindow && pl->inflight < pl->threads &&
+	       (!pl->nworkers || pl->rq_n < pl->rq_max)) {
+		size_t best = 0;
+		for (size_t i = 1; i < pl->nwindow; i++)
+			if (pl->window[i].cost > pl->window[best].cost)
+				best = i;
+		struct job *j = NULL;
+		for (size_t i = 0; i < pl->njobs && !j; i++)
+			if (!pl->jobs[i].active)
+				j = &pl->jobs[i];
+		if (!j)
+			return;
+		*j = pl->window[best];
+		pl->window[best] = pl->window[--pl->nwindow];
+		j->active = 1;
+		j->pl = pl;
+		j->req.data = j;
+		pl->inflight++;
+		uv_queue_work(&pl->loop, &j->req, work_cb, after_cb);
+	}
+}
+
+/* The job compiling or waiting for this variant, if any. */
+static struct job *find_job(struct pipeline *pl, const char *hash)
+{
+	for (size_t i = 0; i < pl->njobs; i++)
+		if (pl->jobs[i].active && !strcmp(pl->jobs[i].v.hash, hash))
+			return &pl->jobs[i];
+	for (size_t i = 0; i < pl->nwindow; i++)
+		if (!strcmp(pl->window[i].v.hash, hash))
+			return &pl->window[i];
+	return NULL;
+}
+
+/* Enumerate into the window (configurations whose variant is cached go
+ * straight to the devices), then start what the threads can take. */
 static void pump(struct pipeline *pl)
 {
 	int in_tx = 0;
 	unsigned ops = 0;
-	while (!pl->stop && !pl->enum_done && pl->inflight < pl->njobs &&
+	size_t wmax = 64 * pl->threads > 4096 ? 64 * pl->threads : 4096;
+	while (!pl->stop && !pl->enum_done && pl->nwindow < wmax &&
 	       (!pl->nworkers || pl->rq_n < pl->rq_max)) {
 		int r = gs_enum_next(&pl->e);
 		if (r == 0) {
@@ -336,34 +421,24 @@ static void pump(struct pipeline *pl)
 			}
 			continue;
 		}
-		struct job *j = NULL;
-		for (size_t i = 0; i < pl->njobs; i++)
-			if (pl->jobs[i].active && !strcmp(pl->jobs[i].v.hash, v.hash))
-				j = &pl->jobs[i];
+		struct job *j = find_job(pl, v.hash);
 		if (j) {
 			add_waiter(j, idx, params);
 			gs_variant_release(&v);
 			continue;
 		}
-		if (in_tx) { /* links made so far reach the disk before a long wait */
-			tx(pl, 0);
-			in_tx = 0;
-		}
-		for (size_t i = 0; i < pl->njobs; i++)
-			if (!pl->jobs[i].active) {
-				j = &pl->jobs[i];
-				break;
-			}
-		j->active = 1;
-		j->pl = pl;
+		gs_grow(&pl->window, &pl->capwindow, pl->nwindow + 1, sizeof(*pl->window));
+		j = &pl->window[pl->nwindow++];
+		memset(j, 0, sizeof(*j));
 		j->v = v;
-		j->req.data = j;
+		j->pos = gs_xmalloc((pl->sp->nparams + 1) * sizeof(*j->pos));
+		memcpy(j->pos, pl->e.pos, pl->sp->nparams * sizeof(*j->pos));
+		j->cost = gs_corder_predict(pl->order, j->pos);
 		add_waiter(j, idx, params);
-		pl->inflight++;
-		uv_queue_work(&pl->loop, &j->req, work_cb, after_cb);
 	}
 	if (in_tx)
 		tx(pl, 0);
+	start_compiles(pl);
 	dispatch(pl);
 }
 
@@ -406,6 +481,7 @@ static void on_handle_closed(uv_handle_t *h)
 	w->state = W_DEAD;
 	if (!pl->stop && w->setup_failures < 2) {
 		pl->stats->worker_restarts++;
+		w->t_spawn = gs_now();
 		worker_start(w);
 	} else if (!pl->stop && w->setup_failures >= 2) {
 		fprintf(stderr, "gsearch: error: the worker for %s cannot start; stopping\n",
@@ -467,7 +543,15 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 		.temp_c = NUM("temp_c"),
 		.max_abs_err = NUM("max_abs_err"),
 		.max_rel_err = NUM("max_rel_err"),
+		.ci_lo_ms = NUM("ci_lo_ms"),
+		.ci_hi_ms = NUM("ci_hi_ms"),
+		.ci_pct = NUM("ci_pct"),
+		.timed_ms = NUM("timed_ms"),
+		.runs = (int)NUM("runs"),
+		.warmups = (int)NUM("warmups"),
 	};
+	if (r.timed_ms > 0)
+		pl->stats->timed_s += r.timed_ms / 1e3;
 	if (!strcmp(status, "ok") && r.time_ms > 0 && (pl->best_ms <= 0 || r.time_ms < pl->best_ms))
 		pl->best_ms = r.time_ms;
 	if (tx(pl, 1) == 0) {
@@ -490,6 +574,8 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 	if (f->n >= 2 && !strcmp(f->s[0], "ready") && w->state == W_STARTING) {
 		w->state = W_IDLE;
 		w->setup_failures = 0;
+		if (w->t_spawn > 0) /* what replacing a worker cost the sweep */
+			pl->stats->restart_s += gs_now() - w->t_spawn;
 	} else if (f->n >= 2 && !strcmp(f->s[0], "fatal")) {
 		fprintf(stderr, "gsearch: error: worker %s: %s\n", w->label, f->s[1]);
 		w->setup_failures++;
@@ -506,7 +592,16 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 		w->cur.params = NULL;
 		/* a worker whose context broke exits after this result: wait for
 		 * its exit (and its replacement) rather than send it more work */
-		w->state = sticky ? W_CLOSING : W_IDLE;
+		if (sticky) {
+			requeue_next(pl, w);
+			w->state = W_CLOSING;
+		} else if (w->has_next) {
+			w->cur = w->next;
+			w->has_next = 0;
+			begin(w);
+		} else {
+			w->state = W_IDLE;
+		}
 	} else {
 		/* a worker that says what it should not is not trusted again */
 		fprintf(stderr, "gsearch: error: worker %s sent garbage; replacing it\n", w->label);
@@ -516,6 +611,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 				      "the worker broke the protocol while measuring this");
 			free(w->cur.params);
 			w->cur.params = NULL;
+			requeue_next(pl, w);
 		}
 		w->state = W_CLOSING; /* not busy: its exit records nothing more */
 		w->killed = 1;
@@ -586,6 +682,7 @@ static void worker_gone(struct worker *w)
 			store_outcome(pl, w->cur.idx, w->cur.hash, outcome, why);
 		free(w->cur.params);
 		w->cur.params = NULL;
+		requeue_next(pl, w);
 	} else if (w->state == W_STARTING && !pl->stop) {
 		w->setup_failures++;
 	}
@@ -665,7 +762,15 @@ static void worker_start(struct worker *w)
 		snprintf(ord, sizeof ord, "%d", w->ordinal);
 	char nsets[16];
 	snprintf(nsets, sizeof nsets, "%zu", pl->o->nsets);
-	size_t nf = 9 + pl->o->nsets;
+	json_t *tj = json_object();
+	json_object_set_new(tj, "precision", json_real(pl->o->stop.precision));
+	json_object_set_new(tj, "focus", json_real(pl->o->stop.focus));
+	json_object_set_new(tj, "max_time", json_real(pl->o->stop.max_time_s));
+	if (pl->cache_dir[0])
+		json_object_set_new(tj, "cache", json_string(pl->cache_dir));
+	char *timing = json_dumps(tj, JSON_COMPACT);
+	json_decref(tj);
+	size_t nf = 10 + pl->o->nsets;
 	const char **s = gs_xcalloc(nf, sizeof(*s));
 	size_t *len = gs_xcalloc(nf, sizeof(*len));
 	s[0] = "setup";
@@ -676,73 +781,102 @@ static void worker_start(struct worker *w)
 	s[5] = pl->o->flush_l2 ? "1" : "0";
 	s[6] = ord;
 	s[7] = pl->ref_params;
-	s[8] = nsets;
+	s[8] = timing;
+	s[9] = nsets;
 	for (size_t i = 0; i < pl->o->nsets; i++)
-		s[9 + i] = pl->o->sets[i];
+		s[10 + i] = pl->o->sets[i];
 	for (size_t i = 0; i < nf; i++)
 		len[i] = strlen(s[i]);
 	wsend(w, s, len, (uint32_t)nf);
+	free(timing);
 	free(s);
 	free(len);
 }
 
+/* Send a measure of r to w; 0, or -1 after a store failure (r is freed). */
+static int send_measure(struct pipeline *pl, struct worker *w, struct ready *r)
+{
+	void *cubin;
+	size_t clen;
+	char *entries;
+	char *ptx = NULL;
+	if (gs_store_variant_image(pl->st, r->hash, &cubin, &clen, &entries,
+				   pl->o->emu_profile ? &ptx : NULL) < 0) {
+		store_err(pl, "cannot read a variant's cubin");
+		free(r->params);
+		r->params = NULL;
+		return -1;
+	}
+	if (ptx) {
+		void *img;
+		clen = gs_emu_image_pack(cubin, clen, ptx, strlen(ptx), &img);
+		free(cubin);
+		free(ptx);
+		cubin = img;
+	}
+	json_error_t je;
+	json_t *ea = json_loads(entries, 0, &je);
+	size_t ne = json_is_array(ea) ? json_array_size(ea) : 0;
+	size_t nf = 6 + ne;
+	const char **s = gs_xcalloc(nf, sizeof(*s));
+	size_t *len = gs_xcalloc(nf, sizeof(*len));
+	char idx[32], nes[16], best[32];
+	snprintf(idx, sizeof idx, "%lld", (long long)r->idx);
+	snprintf(nes, sizeof nes, "%zu", ne);
+	snprintf(best, sizeof best, "%.17g", pl->best_ms > 0 ? pl->best_ms : 0.0);
+	s[0] = "measure";
+	s[1] = idx;
+	s[2] = r->params;
+	s[3] = best;
+	s[4] = nes;
+	for (size_t k = 0; k < ne; k++)
+		s[5 + k] = json_string_value(json_array_get(ea, k));
+	s[5 + ne] = cubin ? cubin : "";
+	for (size_t k = 0; k < nf; k++)
+		len[k] = strlen(s[k]);
+	len[5 + ne] = clen;
+	wsend(w, s, len, (uint32_t)nf);
+	free(s);
+	free(len);
+	json_decref(ea);
+	free(entries);
+	free(cubin);
+	return 0;
+}
+
+/* w starts measuring its cur now: its clock and its time limit. */
+static void begin(struct worker *w)
+{
+	struct pipeline *pl = w->pl;
+	w->state = W_BUSY;
+	w->t_dispatch = gs_now();
+	/* the limit covers validation and the timing cap too */
+	w->limit_s = pl->o->timeout_s + 2 * pl->o->stop.max_time_s + 5;
+	uv_timer_start(&w->timer, on_timeout, (uint64_t)(w->limit_s * 1000), 0);
+}
+
+/* Each worker gets a configuration to measure and one more to read when it
+ * is done: the supervisor's store writes and cubin reads then happen while
+ * the device works. */
 static void dispatch(struct pipeline *pl)
 {
 	for (size_t i = 0; i < pl->nworkers && !pl->stop; i++) {
 		struct worker *w = &pl->workers[i];
-		if (w->state != W_IDLE || !pl->rq_n)
-			continue;
-		struct ready r = pl->rq[pl->rq_head];
-		pl->rq_head = (pl->rq_head + 1) % pl->rq_cap;
-		pl->rq_n--;
-		void *cubin;
-		size_t clen;
-		char *entries;
-		char *ptx = NULL;
-		if (gs_store_variant_image(pl->st, r.hash, &cubin, &clen, &entries,
-					   pl->o->emu_profile ? &ptx : NULL) < 0) {
-			store_err(pl, "cannot read a variant's cubin");
-			free(r.params);
-			return;
+		while (pl->rq_n && !pl->stop &&
+		       (w->state == W_IDLE || (w->state == W_BUSY && !w->has_next))) {
+			struct ready r = pl->rq[pl->rq_head];
+			pl->rq_head = (pl->rq_head + 1) % pl->rq_cap;
+			pl->rq_n--;
+			if (send_measure(pl, w, &r) < 0)
+				return;
+			if (w->state == W_IDLE) {
+				w->cur = r;
+				begin(w);
+			} else {
+				w->next = r;
+				w->has_next = 1;
+			}
 		}
-		if (ptx) {
-			void *img;
-			clen = gs_emu_image_pack(cubin, clen, ptx, strlen(ptx), &img);
-			free(cubin);
-			free(ptx);
-			cubin = img;
-		}
-		json_error_t je;
-		json_t *ea = json_loads(entries, 0, &je);
-		size_t ne = json_is_array(ea) ? json_array_size(ea) : 0;
-		size_t nf = 5 + ne;
-		const char **s = gs_xcalloc(nf, sizeof(*s));
-		size_t *len = gs_xcalloc(nf, sizeof(*len));
-		char idx[32], nes[16];
-		snprintf(idx, sizeof idx, "%lld", (long long)r.idx);
-		snprintf(nes, sizeof nes, "%zu", ne);
-		s[0] = "measure";
-		s[1] = idx;
-		s[2] = r.params;
-		s[3] = nes;
-		for (size_t k = 0; k < ne; k++)
-			s[4 + k] = json_string_value(json_array_get(ea, k));
-		s[4 + ne] = cubin ? cubin : "";
-		for (size_t k = 0; k < nf; k++)
-			len[k] = strlen(s[k]);
-		len[4 + ne] = clen;
-		w->cur = r;
-		w->state = W_BUSY;
-		w->t_dispatch = gs_now();
-			wsend(w, s, len, (uint32_t)nf);
-		free(s);
-		free(len);
-		json_decref(ea);
-		free(entries);
-		free(cubin);
-		/* the timeout covers validation and the timing cap too */
-		w->limit_s = pl->o->timeout_s + 2 * gs_timing_default.max_time_s + 5;
-		uv_timer_start(&w->timer, on_timeout, (uint64_t)(w->limit_s * 1000), 0);
 	}
 }
 
@@ -821,7 +955,7 @@ static void finish_if_done(struct pipeline *pl)
 		busy |= pl->workers[i].state == W_BUSY;
 	if (busy)
 		return;
-	if (!pl->stop && !(pl->enum_done && pl->rq_n == 0))
+	if (!pl->stop && !(pl->enum_done && pl->nwindow == 0 && pl->rq_n == 0))
 		return;
 	int starting = 0;
 	for (size_t i = 0; i < pl->nworkers; i++)
@@ -846,6 +980,23 @@ static void finish_if_done(struct pipeline *pl)
 	pl->rq_n = 0;
 }
 
+/* The cache directory holds files only. */
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *p = gs_xasprintf("%s/%s", dir, e->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_store *st,
 		 int64_t sweep_id, const struct gs_sweep_opts *o, struct gs_sweep_stats *stats)
 {
@@ -862,8 +1013,10 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	char buf[16];
 	snprintf(buf, sizeof buf, "%u", jobs);
 	setenv("UV_THREADPOOL_SIZE", buf, 1); /* read by libuv when its pool starts */
-	pl.njobs = 2 * (size_t)jobs;          /* a finished compile always finds the next queued */
+	pl.threads = jobs;
+	pl.njobs = 2 * (size_t)jobs; /* a finished compile is stored while the next runs */
 	pl.jobs = gs_xcalloc(pl.njobs, sizeof(*pl.jobs));
+	pl.order = gs_corder_new(sp);
 	pl.rq_max = 4 * o->ngpus + 4;
 	gs_vm_init(&pl.vm);
 	int64_t nconfigs = 0;
@@ -892,6 +1045,13 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		if (b.len)
 			snprintf(pl.ref_params, sizeof pl.ref_params, "%s", gs_buf_str(&b));
 		gs_buf_release(&b);
+	}
+	if (o->ngpus && sp->nrefs) {
+		const char *tmp = getenv("TMPDIR");
+		snprintf(pl.cache_dir, sizeof pl.cache_dir, "%s/gsearch-ref.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(pl.cache_dir))
+			pl.cache_dir[0] = 0; /* replacements recompute the reference */
 	}
 	uv_loop_init(&pl.loop);
 	uv_signal_init(&pl.loop, &pl.sig);
@@ -932,9 +1092,21 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		fputc('\n', stderr);
 	stats->wall_s = gs_now() - pl.t0;
 	stats->failed = pl.failed;
+	if (pl.cache_dir[0])
+		remove_tree(pl.cache_dir);
 	gs_enum_release(&pl.e);
 	gs_vm_release(&pl.vm);
 	free(pl.jobs);
+	for (size_t i = 0; i < pl.nwindow; i++) {
+		for (size_t k = 0; k < pl.window[i].nidx; k++)
+			free(pl.window[i].params[k]);
+		free(pl.window[i].idx);
+		free(pl.window[i].params);
+		free(pl.window[i].pos);
+		gs_variant_release(&pl.window[i].v);
+	}
+	free(pl.window);
+	gs_corder_free(pl.order);
 	free(pl.rq);
 	free(pl.workers);
 	free(pl.done_bits);

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "dev/stoprule.h"
 #include "gen/gen.h"
 #include "space/space.h"
 #include "store/store.h"
@@ -27,6 +28,7 @@ struct gs_sweep_opts {
 				   * hold its index in gs_emu_profiles[] */
 	int emu_threads;          /* host threads per emulated device (<= 0: all cores) */
 	double timeout_s;         /* per configuration on a device */
+	struct gs_stop_policy stop; /* how long each configuration is timed */
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */
 	const char *worker_cmd;   /* test hook: program run as the worker (default: this binary) */
@@ -37,7 +39,9 @@ struct gs_sweep_stats {
 	uint64_t compiled, cached, shared, compile_errors;
 	uint64_t measured, by_status[8];
 	uint64_t worker_restarts;
+	double restart_s;         /* from a replacement's start to its ready */
 	double compile_busy_s, device_busy_s, wall_s;
+	double timed_s;           /* timed kernel work the results report */
 	int interrupted;
 	int failed;
 };

@@ -114,6 +114,8 @@ struct gs_result_row {
 	int reps, blocks_per_sm;
 	int modeled; /* time_ms is a model's */
 	double occupancy, energy_j, power_w, sm_clock_mhz, temp_c, max_abs_err, max_rel_err;
+	double ci_lo_ms, ci_hi_ms, ci_pct, timed_ms;
+	int runs, warmups;
 };
 int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r);
 /* Indices of the configurations of a sweep that have a final outcome, as a
