@@ -286,13 +286,13 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 	if (dv->ngpus) {
 		/* the identity names the kind of GPU, not which ones: a sweep may
 		 * resume on other GPUs of the same kind */
-		struct gs_dev *dev;
 		struct gs_devinfo info;
-		if (gs_dev_cuda.open(dv->gpus[0], &dev, &info, err, sizeof err) < 0) {
+		/* the properties, without a context: making one costs a few
+		 * hundred milliseconds, which the workers pay anyway */
+		if (gs_dev_cuda.info(dv->gpus[0], &info, err, sizeof err) < 0) {
 			fprintf(stderr, "gsearch: error: cuda:%d: %s\n", dv->gpus[0], err);
 			return -1;
 		}
-		gs_dev_cuda.close(dev);
 		snprintf(dv->ident, sizeof dv->ident, "cuda %s sm_%d%d", info.name, info.cc_major,
 			 info.cc_minor);
 		if (!o->arch) {
@@ -592,6 +592,9 @@ int gs_cmd_run(int argc, char **argv)
 			ideal = dev;
 		printf("wall %.2f s, compile busy %.2f s, device busy %.2f s, overhead factor %.2f\n",
 		       ss.wall_s, ss.compile_busy_s, ss.device_busy_s, ideal > 0 ? ss.wall_s / ideal : 0.0);
+		if (ss.worker_restarts)
+			printf("workers replaced %llu (%.2f s)\n", (unsigned long long)ss.worker_restarts,
+			       ss.restart_s);
 		if (ss.interrupted)
 			status = 130;
 		else if (crc < 0)

@@ -21,6 +21,10 @@
 #include "space/enum.h"
 #include "util/util.h"
 
+/* Timed work under which energy, power, clock and temperature are not
+ * sampled (see time_config). */
+#define GS_SAMPLE_MIN_MS 100.0
+
 struct devbuf {
 	uint64_t ptr;      /* the buffer the kernels see */
 	uint64_t pristine; /* its initial contents, for resets (outputs, inouts) */
@@ -43,7 +47,24 @@ struct gs_measure {
 	struct gs_cmpdev *cmp; /* device validation; NULL: on the host */
 	uint64_t flush[2];
 	size_t flush_bytes;
+	/* GSEARCH_PROFILE: where a worker's time goes, printed when it ends */
+	int profile;
+	double prof[8];
+	unsigned long nprof;
 };
+
+enum { P_LOAD, P_PREP, P_VALIDATE, P_TIME, P_SAMPLE, P_UNLOAD, P_COUNT };
+static const char *const prof_names[P_COUNT] = { "load", "prepare", "validate", "time",
+						 "energy", "unload" };
+
+static void prof(struct gs_measure *m, int phase, double *t)
+{
+	if (!m->profile)
+		return;
+	double now = gs_now();
+	m->prof[phase] += now - *t;
+	*t = now;
+}
 
 /* One launch (or const copy) of a configuration's sequence, evaluated once. */
 struct step {
@@ -466,6 +487,7 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	m->sp = sp;
 	m->ops = ops;
 	m->o = *o;
+	m->profile = getenv("GSEARCH_PROFILE") != NULL;
 	err[0] = 0;
 	gs_vm_init(&m->vm);
 	m->bufs = gs_xcalloc(sp->nbuffers + 1, sizeof(*m->bufs));
@@ -601,6 +623,12 @@ void gs_measure_release(struct gs_measure *m)
 	}
 	if (m->cmp)
 		gs_cmpdev_close(m->cmp);
+	if (m->profile && m->nprof) {
+		fprintf(stderr, "gsearch: worker profile, %lu configurations, ms each:", m->nprof);
+		for (int i = 0; i < P_COUNT; i++)
+			fprintf(stderr, " %s %.3f", prof_names[i], 1e3 * m->prof[i] / m->nprof);
+		fprintf(stderr, "\n");
+	}
 	free(m->bufs);
 	if (m->dev)
 		m->ops->close(m->dev);
@@ -759,8 +787,15 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
 	size_t more;
 	gs_timing_init(&t, batch);
 	gs_timing_first(&t, first_ms);
-	if (m->ops->sample_begin)
+	double tp = gs_now();
+	/* NVML's energy counter moves every few tens of milliseconds and its
+	 * reads cost milliseconds: around less work than that, they would
+	 * cost more than the kernel and measure nothing */
+	int sample = m->ops->sample_begin && m->ops->sample_end &&
+		     first_ms * batch * pol->min_samples >= GS_SAMPLE_MIN_MS;
+	if (sample)
 		m->ops->sample_begin(m->dev);
+	prof(m, P_SAMPLE, &tp);
 	while ((more = gs_timing_next(&t, pol, best_ms)) > 0) {
 		if (more > round_max)
 			more = round_max;
@@ -769,8 +804,11 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
 		for (size_t i = 0; i < more; i++)
 			gs_timing_add(&t, ms[i] / batch);
 	}
+	prof(m, P_TIME, &tp);
 	struct gs_devsample ds = { -1, -1, -1, -1 };
-	if (m->ops->sample_end && m->ops->sample_end(m->dev, &ds) == 0 && rc == 0) {
+	int sampled = sample && m->ops->sample_end(m->dev, &ds) == 0;
+	prof(m, P_SAMPLE, &tp);
+	if (sampled && rc == 0) {
 		size_t all = t.n > 1 ? (t.n - 1) * batch : 1;
 		if (ds.energy_j >= 0)
 			r->energy_j = ds.energy_j / (double)all; /* per run */
@@ -839,7 +877,10 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	struct gs_func *funcs[64];
 	struct gs_funcattr attrs[64];
 	struct plan p = { 0 };
+	double tp = gs_now();
+	m->nprof++;
 	int rc = m->ops->module_load(m->dev, cubin, cubin_len, &mod);
+	prof(m, P_LOAD, &tp);
 	if (rc < 0) {
 		outcome(r, "launch_error", rc, "cannot load the module: %s", m->ops->errmsg(m->dev));
 		return;
@@ -894,6 +935,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 			}
 			break;
 		}
+	prof(m, P_PREP, &tp);
 	/* the validation run, also the first warm-up run; a modeled device
 	 * times it, and that is all it needs */
 	double first_ms = 0;
@@ -925,6 +967,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		snprintf(r->status, sizeof r->status, "ok");
 		goto metrics;
 	}
+	prof(m, P_VALIDATE, &tp);
 	if ((rc = time_config(m, mod, &p, first_ms, best_ms, r)) < 0)
 		goto launch_fail;
 	snprintf(r->status, sizeof r->status, "ok");
@@ -962,6 +1005,8 @@ launch_fail:
 out:
 	free(dev_metrics);
 	plan_free(&p);
+	tp = gs_now();
 	if (mod && !r->sticky)
 		m->ops->module_unload(m->dev, mod);
+	prof(m, P_UNLOAD, &tp);
 }

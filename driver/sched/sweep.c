@@ -1017,7 +1017,9 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	pl.njobs = 2 * (size_t)jobs; /* a finished compile is stored while the next runs */
 	pl.jobs = gs_xcalloc(pl.njobs, sizeof(*pl.jobs));
 	pl.order = gs_corder_new(sp);
-	pl.rq_max = 4 * o->ngpus + 4;
+	/* compiles run ahead of the devices (while a worker's context starts,
+	 * say) as far as this; a queued configuration is a few hundred bytes */
+	pl.rq_max = 256 * o->ngpus + 256;
 	gs_vm_init(&pl.vm);
 	int64_t nconfigs = 0;
 	gs_store_config_count(st, sweep_id, &nconfigs);

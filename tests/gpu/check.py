@@ -32,6 +32,20 @@ if sys.argv[1] == "outcomes":
             check(abs(t - expect) / expect < 0.03,
                   f"known duration: {t:.3f} ms measured, {expect:.3f} ms from {spin} cycles at "
                   f"{clock:.0f} MHz ({100 * (t / expect - 1):+.2f}%)")
+elif sys.argv[1] == "samewrong":
+    # the KIND 3 kernel at the emulator size, measured on the GPU: its
+    # message must be the emulated device's golden one, character for
+    # character (the golden keeps the first 90 characters)
+    db = sqlite3.connect(sys.argv[2])
+    got = db.execute("SELECT r.status, r.error FROM config c JOIN result r USING (sweep_id, idx)"
+                     " WHERE json_extract(c.params, '$.KIND') = 3").fetchone()
+    want = None
+    for line in open(sys.argv[3]):
+        f = line.rstrip("\n").split("|")
+        if len(f) >= 4 and f[0] == "3" and f[1] == "wrong":
+            want = f[3]
+    check(got is not None and got[0] == "wrong" and want is not None and got[1][:90] == want,
+          f"wrong on the GPU: {got[1] if got else None!r}; on emu: {want!r}")
 elif sys.argv[1] == "agree":
     best = []
     for path in sys.argv[2:4]:
