@@ -196,12 +196,17 @@ def main():
         verdict["last"] = None
         return 1 if w else 0
 
+    # a plain function, not a lambda: Kernel Tuner 1.5 rewrites lambdas
+    # from their source text into expressions, which this one is not
+    def restrict(p):
+        return tuple(p[n] for n in names) in valid
+
     t0 = time.perf_counter()
     results, _env = kernel_tuner.tune_kernel(
         s["kernel_name"], source, s["problem_size"], s["arguments"], tune_params,
         grid_div_x=s["grid_div_x"], grid_div_y=s["grid_div_y"],
         block_size_names=s["block_size_names"],
-        restrictions=lambda p: tuple(p[n] for n in names) in valid,
+        restrictions=restrict,
         answer=s["answer"], verify=verify, cmem_args=s["cmem_args"],
         lang="CUPY", compiler_options=s["compiler_options"], iterations=7,
         strategy="brute_force", cache=None, metrics={"wrong": wrong_metric}, quiet=True)
