@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -360,6 +361,19 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 	}
 }
 
+struct nvrtc_load {
+	struct gs_nvrtc *n;
+	int rc;
+	char err[1024];
+};
+
+static void *load_nvrtc(void *arg)
+{
+	struct nvrtc_load *l = arg;
+	l->rc = gs_nvrtc_load(&l->n, l->err, sizeof l->err);
+	return NULL;
+}
+
 int gs_cmd_run(int argc, char **argv)
 {
 	if (gs_wants_help("run", argc, argv))
@@ -373,10 +387,23 @@ int gs_cmd_run(int argc, char **argv)
 		return rc;
 	}
 	struct devices dv;
+	gs_trace("run: options read");
+	/* NVRTC loads (a tenth of a second) while the driver initializes (more) */
+	struct nvrtc_load nl;
+	memset(&nl, 0, sizeof nl);
+	pthread_t nth;
+	int nthreaded = !o.dry && pthread_create(&nth, NULL, load_nvrtc, &nl) == 0;
+	if (!o.dry && !nthreaded)
+		load_nvrtc(&nl);
 	if (resolve_devices(&o, &dv) < 0) {
+		if (nthreaded)
+			pthread_join(nth, NULL);
+		gs_nvrtc_unload(nl.n);
 		gs_space_args_release(&a);
 		return GS_EXIT_ERRORS;
 	}
+	if (nthreaded)
+		pthread_join(nth, NULL);
 	int measure = !o.dry && !o.compile_only;
 	/* the emulated device runs the problems' emulator sizes: at a GPU's
 	 * size an interpreter would take days */
@@ -388,15 +415,13 @@ int gs_cmd_run(int argc, char **argv)
 	int compile_only = !o.dry;
 	unsigned jobs = o.jobs;
 	const char *db = o.db, *device = dv.ident, *arch = o.arch;
-	struct gs_nvrtc *nvrtc = NULL;
-	if (compile_only) {
-		char err[1024];
-		if (gs_nvrtc_load(&nvrtc, err, sizeof err) < 0) {
-			gs_space_args_release(&a);
-			fprintf(stderr, "gsearch: error: %s\n", err);
-			return GS_EXIT_ERRORS;
-		}
+	struct gs_nvrtc *nvrtc = nl.n;
+	if (compile_only && nl.rc < 0) {
+		gs_space_args_release(&a);
+		fprintf(stderr, "gsearch: error: %s\n", nl.err);
+		return GS_EXIT_ERRORS;
 	}
+	gs_trace("run: devices known, NVRTC loaded");
 	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
 	if (!sp) {
 		gs_space_args_release(&a);
@@ -572,7 +597,9 @@ int gs_cmd_run(int argc, char **argv)
 		};
 		struct gs_sweep_stats ss;
 		gs_store_sweep_set_status(st, sweep, "running");
+		gs_trace("run: store ready");
 		int crc = gs_sweep_run(sp, nvrtc, st, sweep, &so, &ss);
+		gs_trace("run: sweep over");
 		gs_store_sweep_add_times(st, sweep, ss.wall_s, ss.compile_busy_s, ss.device_busy_s);
 		gs_store_sweep_set_status(st, sweep, ss.interrupted ? "interrupted"
 						       : crc ? "failed"

@@ -147,6 +147,7 @@ int gs_cmd_worker(int argc, char **argv)
 	(void)argv;
 	struct gs_frame f;
 	double t0 = gs_now();
+	gs_trace("worker: started");
 	if (gs_frame_recv(0, &f) < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
 		send2("fatal", "expected a setup message");
 		return GS_EXIT_ERRORS;
@@ -209,6 +210,7 @@ int gs_cmd_worker(int argc, char **argv)
 		send2("fatal", err[0] ? err : "setup failed");
 		return GS_EXIT_ERRORS;
 	}
+	gs_trace("worker: set up");
 	const struct gs_devinfo *di = gs_measure_devinfo(m);
 	char info[640];
 	snprintf(info, sizeof info, "{\"name\":\"%s\",\"cc\":\"%d.%d\",\"sms\":%d,\"driver\":\"%s\","

@@ -516,6 +516,7 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	if (!threaded && (prep.want_ref || prep.want_cmp))
 		ref_compile(&prep);
 	int rc = ops->open(ordinal, &m->dev, &m->info, err, errlen);
+	gs_trace("worker: device open");
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
 	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
 	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
@@ -538,8 +539,10 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		free(host);
 	}
 	free(env);
+	gs_trace("worker: inputs uploaded");
 	if (threaded)
 		pthread_join(th, NULL);
+	gs_trace("worker: compiles joined");
 	if (rc == 0 && prep.rc < 0) {
 		snprintf(err, errlen, "%s", prep.err);
 		rc = -1;

@@ -310,6 +310,8 @@ static void after_cb(uv_work_t *req, int status)
 	j->active = 0;
 	dispatch(pl);
 	pump(pl);
+	if (pl->enum_done && !pl->nwindow && !pl->inflight)
+		gs_trace("sweep: compiles done");
 	finish_if_done(pl);
 }
 
@@ -552,6 +554,8 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 	};
 	if (r.timed_ms > 0)
 		pl->stats->timed_s += r.timed_ms / 1e3;
+	if (pl->stats->measured == 1)
+		gs_trace("sweep: first result");
 	if (!strcmp(status, "ok") && r.time_ms > 0 && (pl->best_ms <= 0 || r.time_ms < pl->best_ms))
 		pl->best_ms = r.time_ms;
 	if (tx(pl, 1) == 0) {
@@ -574,6 +578,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 	if (f->n >= 2 && !strcmp(f->s[0], "ready") && w->state == W_STARTING) {
 		w->state = W_IDLE;
 		w->setup_failures = 0;
+		gs_trace("sweep: a worker is ready");
 		if (w->t_spawn > 0) /* what replacing a worker cost the sweep */
 			pl->stats->restart_s += gs_now() - w->t_spawn;
 	} else if (f->n >= 2 && !strcmp(f->s[0], "fatal")) {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -275,6 +276,18 @@ double gs_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void gs_trace(const char *what)
+{
+	static int on = -1;
+	static double t0;
+	if (on < 0) {
+		on = getenv("GSEARCH_PROFILE") != NULL;
+		t0 = gs_now();
+	}
+	if (on)
+		fprintf(stderr, "gsearch[%ld]: +%.3f s %s\n", (long)getpid(), gs_now() - t0, what);
 }
 
 size_t gs_edit_distance(const char *a, const char *b, size_t cap)

@@ -86,6 +86,9 @@ int gs_read_file(const char *path, char **out, size_t *len);
 
 /* Monotonic clock in seconds. */
 double gs_now(void);
+/* With GSEARCH_PROFILE set: "gsearch[PID]: +0.123 s WHAT" on stderr, the time
+ * since this process's first call; nothing otherwise. */
+void gs_trace(const char *what);
 
 /* Edit distance, capped: returns > cap as soon as it is known to exceed it. */
 size_t gs_edit_distance(const char *a, const char *b, size_t cap);
