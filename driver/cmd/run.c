@@ -3,6 +3,7 @@
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
 #include "dev/dev.h"
+#include "sched/prespawn.h"
 #include "sched/sweep.h"
 #include <sqlite3.h>
 #include "space/enum.h"
@@ -388,6 +389,23 @@ int gs_cmd_run(int argc, char **argv)
 	}
 	struct devices dv;
 	gs_trace("run: options read");
+	/* a GPU's worker starts now, so that its driver initializes while
+	 * ours does (sched/prespawn.h) */
+	struct gs_prespawned pre;
+	memset(&pre, 0, sizeof pre);
+	const char *fake = getenv("GSEARCH_FAKE_GPUS"), *wcmd = getenv("GSEARCH_WORKER");
+	if (!o.dry && !o.compile_only && (!o.device || !strncmp(o.device, "cuda", 4)) &&
+	    ((fake && atoi(fake) > 0) || access("/dev/nvidiactl", F_OK) == 0)) {
+		char self[4096];
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+		int first = o.device && o.device[4] == ':' ? atoi(o.device + 5) : 0;
+		if (wcmd) /* the tests' stand-in worker is adopted the same way */
+			gs_prespawn(&pre, wcmd, first);
+		else if (n > 0) {
+			self[n] = 0;
+			gs_prespawn(&pre, self, first);
+		}
+	}
 	/* NVRTC loads (a tenth of a second) while the driver initializes (more) */
 	struct nvrtc_load nl;
 	memset(&nl, 0, sizeof nl);
@@ -396,6 +414,7 @@ int gs_cmd_run(int argc, char **argv)
 	if (!o.dry && !nthreaded)
 		load_nvrtc(&nl);
 	if (resolve_devices(&o, &dv) < 0) {
+		gs_prespawn_cancel(&pre);
 		if (nthreaded)
 			pthread_join(nth, NULL);
 		gs_nvrtc_unload(nl.n);
@@ -417,6 +436,7 @@ int gs_cmd_run(int argc, char **argv)
 	const char *db = o.db, *device = dv.ident, *arch = o.arch;
 	struct gs_nvrtc *nvrtc = nl.n;
 	if (compile_only && nl.rc < 0) {
+		gs_prespawn_cancel(&pre);
 		gs_space_args_release(&a);
 		fprintf(stderr, "gsearch: error: %s\n", nl.err);
 		return GS_EXIT_ERRORS;
@@ -424,6 +444,7 @@ int gs_cmd_run(int argc, char **argv)
 	gs_trace("run: devices known, NVRTC loaded");
 	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
 	if (!sp) {
+		gs_prespawn_cancel(&pre);
 		gs_space_args_release(&a);
 		gs_nvrtc_unload(nvrtc);
 		return GS_EXIT_ERRORS;
@@ -594,6 +615,7 @@ int gs_cmd_run(int argc, char **argv)
 			.flush_l2 = o.flush_l2,
 			.progress = o.quiet ? 0 : isatty(2) ? 2 : 1,
 			.worker_cmd = getenv("GSEARCH_WORKER"),
+			.pre = measure && !dv.emu ? &pre : NULL,
 		};
 		struct gs_sweep_stats ss;
 		gs_store_sweep_set_status(st, sweep, "running");
@@ -628,6 +650,7 @@ int gs_cmd_run(int argc, char **argv)
 			status = GS_EXIT_ERRORS;
 	}
 out:
+	gs_prespawn_cancel(&pre); /* unless the sweep adopted it */
 	gs_space_args_release(&a); /* the workers' setup needed the --set texts */
 	gs_nvrtc_unload(nvrtc);
 	gs_enum_release(&e);

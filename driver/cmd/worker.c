@@ -7,15 +7,18 @@
 #include "util/frame.h"
 
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 const char gs_help_worker[] =
-	"usage: gsearch worker\n"
+	"usage: gsearch worker [--prewarm ORDINAL]\n"
 	"\n"
 	"Internal: a device worker of `gsearch run`.  Reads setup and measure\n"
-	"requests on stdin and writes results on stdout (see driver/sched/proto.h).\n";
+	"requests on stdin and writes results on stdout (see driver/sched/proto.h).\n"
+	"--prewarm: initialize CUDA and GPU ORDINAL's context while the setup is\n"
+	"on its way (driver/sched/prespawn.h).\n";
 
 static int send2(const char *a, const char *b)
 {
@@ -141,14 +144,48 @@ static char *result_json(const struct gs_result *r)
 	return s;
 }
 
+/* Started before its setup (sched/prespawn.h): the driver, a context and
+ * NVRTC get ready while the supervisor still works out the sweep. */
+struct prewarm {
+	int ordinal;
+	struct gs_nvrtc *nvrtc;
+};
+
+static void *prewarm(void *arg)
+{
+	struct prewarm *p = arg;
+	char err[512];
+	gs_cuda_prewarm(p->ordinal);
+	if (gs_nvrtc_load(&p->nvrtc, err, sizeof err) < 0)
+		p->nvrtc = NULL; /* the setup loads it again and says why */
+	gs_trace("worker: prewarmed");
+	return NULL;
+}
+
 int gs_cmd_worker(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	struct prewarm pw = { -1, NULL };
+	pthread_t pth;
+	int prewarming = 0;
+	if (argc >= 3 && !strcmp(argv[1], "--prewarm")) {
+		pw.ordinal = atoi(argv[2]);
+		prewarming = pthread_create(&pth, NULL, prewarm, &pw) == 0;
+	}
 	struct gs_frame f;
 	double t0 = gs_now();
 	gs_trace("worker: started");
-	if (gs_frame_recv(0, &f) < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
+	int got = gs_frame_recv(0, &f);
+	struct gs_nvrtc *nvrtc = NULL; /* loaded by the setup if it compiles */
+	if (prewarming) {
+		pthread_join(pth, NULL);
+		nvrtc = pw.nvrtc;
+	}
+	if (got < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
+		/* a prespawned worker the run did not need ends here, quietly */
+		if (got < 0 && prewarming) {
+			gs_nvrtc_unload(nvrtc);
+			return GS_EXIT_OK;
+		}
 		send2("fatal", "expected a setup message");
 		return GS_EXIT_ERRORS;
 	}
@@ -176,7 +213,6 @@ int gs_cmd_worker(int argc, char **argv)
 	}
 	gs_diag_release(&d);
 	char err[2048] = "";
-	struct gs_nvrtc *nvrtc = NULL; /* loaded by the setup if it compiles */
 	struct gs_arena a = GS_ARENA_INIT;
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
 	memcpy(env, sp->env0, sp->nslots * sizeof(*env));

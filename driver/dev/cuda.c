@@ -951,6 +951,17 @@ static int cuda_timer_stop(struct gs_dev *d, double *ms)
 	return 0;
 }
 
+void gs_cuda_prewarm(int ordinal)
+{
+	CUdevice dev;
+	CUcontext ctx;
+
+	/* the context stays retained: cuda_open retains it again and finds
+	 * it made */
+	if (cu_ready() == 0 && cu.DeviceGet(&dev, ordinal) == CUDA_SUCCESS)
+		cu.DevicePrimaryCtxRetain(&ctx, dev);
+}
+
 static int cuda_mark(struct gs_dev *d, unsigned i)
 {
 	CUresult r;

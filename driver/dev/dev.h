@@ -155,5 +155,9 @@ enum gs_cuda_call {
 	GS_CUDA_CALL_OTHER,  /* memory, context */
 };
 int gs_cuda_classify(int result, enum gs_cuda_call call);
+/* Initialize the driver and make GPU `ordinal`'s primary context, ahead of
+ * gs_dev_cuda.open (which then finds it made); errors are left for open to
+ * report.  Thread-safe. */
+void gs_cuda_prewarm(int ordinal);
 
 #endif

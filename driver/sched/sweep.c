@@ -4,6 +4,8 @@
 #include "sched/sweep.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <sys/wait.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include "gen/variant.h"
 #include "sched/compile.h"
 #include "sched/order.h"
+#include "sched/prespawn.h"
 #include "sched/proto.h"
 #include "space/enum.h"
 #include "util/frame.h"
@@ -72,6 +75,7 @@ struct worker {
 	int has_next;
 	double t_dispatch;   /* when cur began */
 	double t_spawn;      /* when a replacement was started; 0 for the first */
+	int adopted_pid;     /* started before the sweep (prespawn.h): no uv_process */
 	int timed_out, killed, setup_failures, generation;
 	int handles_closing; /* uv_close called on its handles */
 	double limit_s;      /* of the configuration in flight */
@@ -503,7 +507,16 @@ static void worker_close(struct worker *w)
 	uv_close((uv_handle_t *)&w->in, on_handle_closed);
 	uv_close((uv_handle_t *)&w->out, on_handle_closed);
 	uv_close((uv_handle_t *)&w->timer, on_handle_closed);
-	uv_close((uv_handle_t *)&w->proc, on_handle_closed);
+	if (!w->adopted_pid)
+		uv_close((uv_handle_t *)&w->proc, on_handle_closed);
+}
+
+static void wkill(struct worker *w)
+{
+	if (w->adopted_pid)
+		kill(w->adopted_pid, SIGKILL);
+	else
+		uv_process_kill(&w->proc, SIGKILL);
 }
 
 /* Store a worker's result; 1 if the worker said its device is broken. */
@@ -620,7 +633,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 		}
 		w->state = W_CLOSING; /* not busy: its exit records nothing more */
 		w->killed = 1;
-		uv_process_kill(&w->proc, SIGKILL);
+		wkill(w);
 	}
 	dispatch(pl);
 	pump(pl);
@@ -655,6 +668,16 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 		uv_read_stop(s);
 		free(b->base);
 		w->eof = 1;
+		if (w->adopted_pid && !w->exited) {
+			/* libuv does not watch a process it did not start: its
+			 * stdout closed, so it is exiting; reap it here */
+			int st = 0;
+			while (waitpid(w->adopted_pid, &st, 0) < 0 && errno == EINTR)
+				;
+			w->exited = 1;
+			w->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+			w->exit_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+		}
 		worker_gone(w);
 		return;
 	}
@@ -707,7 +730,7 @@ static void on_timeout(uv_timer_t *t)
 {
 	struct worker *w = t->data;
 	w->timed_out = 1;
-	uv_process_kill(&w->proc, SIGKILL);
+	wkill(w);
 }
 
 static void worker_start(struct worker *w)
@@ -723,6 +746,18 @@ static void worker_start(struct worker *w)
 	uv_timer_init(&pl->loop, &w->timer);
 	w->in.data = w->out.data = w->timer.data = w->proc.data = w;
 	w->open_handles = 4;
+	w->adopted_pid = 0;
+	struct gs_prespawned *pre = pl->o->pre;
+	if (pre && pre->pid > 0 && pre->ordinal == w->ordinal && !pl->o->emu_profile) {
+		/* the worker started before the sweep: its pipes become ours */
+		w->adopted_pid = pre->pid;
+		w->open_handles = 3;
+		uv_pipe_open(&w->in, pre->in_fd);
+		uv_pipe_open(&w->out, pre->out_fd);
+		pre->pid = 0;
+		gs_trace("sweep: adopted the worker started early");
+		goto started;
+	}
 	uv_stdio_container_t io[3];
 	io[0].flags = UV_CREATE_PIPE | UV_READABLE_PIPE;
 	io[0].data.stream = (uv_stream_t *)&w->in;
@@ -757,6 +792,7 @@ static void worker_start(struct worker *w)
 		uv_close((uv_handle_t *)&w->timer, on_handle_closed);
 		return;
 	}
+started:
 	uv_read_start((uv_stream_t *)&w->out, on_alloc, on_read);
 	/* setup */
 	/* a GPU's ordinal, or "emu:PROFILE-INDEX:THREADS" for the emulated device */
@@ -929,7 +965,7 @@ static void on_sigint(uv_signal_t *h, int signum)
 		for (size_t i = 0; i < pl->nworkers; i++)
 			if (pl->workers[i].state == W_BUSY || pl->workers[i].state == W_STARTING) {
 				pl->workers[i].killed = 1;
-				uv_process_kill(&pl->workers[i].proc, SIGKILL);
+				wkill(&pl->workers[i]);
 			}
 		if (pl->inflight)
 			_exit(130); /* compiles cannot be cancelled; all finished work is committed */
@@ -974,7 +1010,7 @@ static void finish_if_done(struct pipeline *pl)
 		if (w->state == W_IDLE || w->state == W_STARTING) {
 			/* closing its stdin ends an idle worker; a starting one is killed */
 			if (w->state == W_STARTING)
-				uv_process_kill(&w->proc, SIGKILL);
+				wkill(w);
 			worker_close(w);
 		}
 	}

@@ -12,6 +12,7 @@
 #include "dev/stoprule.h"
 #include "gen/gen.h"
 #include "space/space.h"
+#include "sched/prespawn.h"
 #include "store/store.h"
 
 struct gs_sweep_opts {
@@ -32,6 +33,7 @@ struct gs_sweep_opts {
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */
 	const char *worker_cmd;   /* test hook: program run as the worker (default: this binary) */
+	struct gs_prespawned *pre; /* a worker already started for one GPU (prespawn.h), or NULL */
 };
 
 struct gs_sweep_stats {
