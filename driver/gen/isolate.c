@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +35,13 @@
 
 int gs_compile_server(struct gs_nvrtc *n, int in, int out)
 {
+	/* yield to the device worker when cores are short: its setup and its
+	 * measurements are the sweep's critical path, one compile of many is
+	 * not */
+	errno = 0;
+	int prio = getpriority(PRIO_PROCESS, 0);
+	if (errno == 0 && prio < 5)
+		setpriority(PRIO_PROCESS, 0, 5);
 	for (;;) {
 		struct gs_frame req;
 		if (gs_frame_recv(in, &req) < 0)
