@@ -297,6 +297,8 @@ int gs_cmd_compile_server(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
+	if (gs_die_with_parent() < 0)
+		return GS_EXIT_ERRORS;
 	struct gs_nvrtc *nvrtc;
 	char err[1024];
 	if (gs_nvrtc_load(&nvrtc, err, sizeof err) < 0) {

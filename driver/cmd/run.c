@@ -645,7 +645,7 @@ int gs_cmd_run(int argc, char **argv)
 			printf("workers replaced %llu (%.2f s)\n", (unsigned long long)ss.worker_restarts,
 			       ss.restart_s);
 		if (ss.interrupted)
-			status = 130;
+			status = 128 + ss.interrupted;
 		else if (crc < 0)
 			status = GS_EXIT_ERRORS;
 	}

@@ -164,6 +164,8 @@ static void *prewarm(void *arg)
 
 int gs_cmd_worker(int argc, char **argv)
 {
+	if (gs_die_with_parent() < 0)
+		return GS_EXIT_ERRORS;
 	struct prewarm pw = { -1, NULL };
 	pthread_t pth;
 	int prewarming = 0;

@@ -107,7 +107,7 @@ struct pipeline {
 	struct worker *workers;
 	size_t nworkers;
 	int stop, failed, closing, second_int;
-	uv_signal_t sig;
+	uv_signal_t sig, sigterm, sighup;
 	uv_timer_t progress;
 	double t0;
 	uint64_t total;
@@ -958,7 +958,6 @@ static void on_progress(uv_timer_t *t)
 static void on_sigint(uv_signal_t *h, int signum)
 {
 	struct pipeline *pl = h->data;
-	(void)signum;
 	if (pl->stop && pl->stats->interrupted) {
 		fprintf(stderr, "\ngsearch: interrupted again: stopping the workers now\n");
 		pl->second_int = 1;
@@ -967,17 +966,20 @@ static void on_sigint(uv_signal_t *h, int signum)
 				pl->workers[i].killed = 1;
 				wkill(&pl->workers[i]);
 			}
-		if (pl->inflight)
-			_exit(130); /* compiles cannot be cancelled; all finished work is committed */
+		if (pl->inflight) /* compiles cannot be cancelled; all finished work is committed */
+			_exit(128 + pl->stats->interrupted);
 		return;
 	}
 	pl->stop = 1;
-	pl->stats->interrupted = 1;
+	pl->stats->interrupted = signum;
 	size_t busy = 0;
 	for (size_t i = 0; i < pl->nworkers; i++)
 		busy += pl->workers[i].state == W_BUSY;
-	fprintf(stderr, "\ngsearch: interrupted: finishing %zu compile%s and %zu measurement%s in "
+	/* SIGTERM (a batch system's end, kill) and SIGHUP (a closed terminal)
+	 * stop a sweep as Ctrl-C does: nothing finished is lost */
+	fprintf(stderr, "\ngsearch: %s: finishing %zu compile%s and %zu measurement%s in "
 			"flight (again to stop them)\n",
+		signum == SIGTERM ? "terminated" : signum == SIGHUP ? "hung up" : "interrupted",
 		pl->inflight, pl->inflight == 1 ? "" : "s", busy, busy == 1 ? "" : "s");
 	finish_if_done(pl);
 }
@@ -1015,6 +1017,8 @@ static void finish_if_done(struct pipeline *pl)
 		}
 	}
 	uv_close((uv_handle_t *)&pl->sig, on_close_quiet);
+	uv_close((uv_handle_t *)&pl->sigterm, on_close_quiet);
+	uv_close((uv_handle_t *)&pl->sighup, on_close_quiet);
 	uv_close((uv_handle_t *)&pl->progress, on_close_quiet);
 	for (size_t i = 0; i < pl->rq_n; i++)
 		free(pl->rq[(pl->rq_head + i) % pl->rq_cap].params);
@@ -1100,6 +1104,12 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	uv_signal_init(&pl.loop, &pl.sig);
 	pl.sig.data = &pl;
 	uv_signal_start(&pl.sig, on_sigint, SIGINT);
+	uv_signal_init(&pl.loop, &pl.sigterm);
+	pl.sigterm.data = &pl;
+	uv_signal_start(&pl.sigterm, on_sigint, SIGTERM);
+	uv_signal_init(&pl.loop, &pl.sighup);
+	pl.sighup.data = &pl;
+	uv_signal_start(&pl.sighup, on_sigint, SIGHUP);
 	uv_timer_init(&pl.loop, &pl.progress);
 	pl.progress.data = &pl;
 	if (o->progress)

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -276,6 +278,17 @@ double gs_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int gs_die_with_parent(void)
+{
+	/* SIGKILL, not SIGTERM: a worker stuck in a kernel or a compiler in
+	 * a long optimization pass must go too */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return -1;
+	/* the parent may have died before prctl: then init (or a subreaper)
+	 * adopted us already, and no signal will come */
+	return getppid() == 1 ? -1 : 0;
 }
 
 void gs_trace(const char *what)

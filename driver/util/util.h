@@ -89,6 +89,10 @@ double gs_now(void);
 /* With GSEARCH_PROFILE set: "gsearch[PID]: +0.123 s WHAT" on stderr, the time
  * since this process's first call; nothing otherwise. */
 void gs_trace(const char *what);
+/* Children of the supervisor (workers, compile servers) call this first: the
+ * kernel kills them when the supervisor dies, however it dies.  -1 when the
+ * parent is already gone: the caller should exit. */
+int gs_die_with_parent(void);
 
 /* Edit distance, capped: returns > cap as soon as it is known to exceed it. */
 size_t gs_edit_distance(const char *a, const char *b, size_t cap);
