@@ -120,13 +120,13 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		case 'c': o->compile_only = 1; break;
 		case 'f': o->flush_l2 = 1; break;
 		case 'q': o->quiet = 1; break;
-		case 't': {
-			char *end;
-			o->timeout_s = strtod(optarg, &end);
-			if (end == optarg || *end || !(o->timeout_s > 0))
-				r = (gs_usage_error("run", "--timeout needs seconds > 0, not '%s'", optarg), -1);
+		case 't':
+			/* inf or 1e30 would overflow the dispatcher's millisecond timer
+			 * and turn every configuration into a timeout */
+			if (number_in(optarg, 0.001, 86400, &o->timeout_s) < 0)
+				r = (gs_usage_error("run", "--timeout needs seconds from 0.001 to 86400, "
+						    "not '%s'", optarg), -1);
 			break;
-		}
 		case 'P': {
 			double v;
 			if (number_in(optarg, 0.001, 100, &v) < 0)
@@ -499,6 +499,10 @@ int gs_cmd_run(int argc, char **argv)
 	if (o.stop.focus != gs_stop_default.focus)
 		gs_buf_printf(&options_b, "%s\"focus\":%.17g", options_b.len > 1 ? "," : "",
 			      o.stop.focus);
+	/* a timeout outcome depends on the limit: another limit, another sweep */
+	if (o.timeout_s > 0 && o.timeout_s != sp->timeout)
+		gs_buf_printf(&options_b, "%s\"timeout\":%.17g", options_b.len > 1 ? "," : "",
+			      o.timeout_s);
 	if (o.stop.max_time_s != gs_stop_default.max_time_s)
 		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
 			      o.stop.max_time_s);
