@@ -589,6 +589,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 {
 	struct pipeline *pl = w->pl;
 	if (f->n >= 2 && !strcmp(f->s[0], "ready") && w->state == W_STARTING) {
+		uv_timer_stop(&w->timer);
 		w->state = W_IDLE;
 		w->setup_failures = 0;
 		gs_trace("sweep: a worker is ready");
@@ -726,6 +727,25 @@ static void on_exit_cb(uv_process_t *p, int64_t status, int signo)
 	worker_gone(w);
 }
 
+/* A setup that hangs (a reference kernel that never ends, a fill that runs
+ * forever) would stall the sweep: it is killed, and the sweep stops, since
+ * the next worker's setup would hang the same way. */
+static void on_setup_timeout(uv_timer_t *t)
+{
+	struct worker *w = t->data;
+	struct pipeline *pl = w->pl;
+	if (w->state != W_STARTING)
+		return;
+	fprintf(stderr, "gsearch: error: worker %s: no ready within %.0f s (--setup-timeout): "
+			"filling the inputs or running the reference takes too long\n",
+		w->label, pl->o->setup_timeout_s);
+	w->setup_failures = 2;
+	pl->failed = 1;
+	pl->stop = 1;
+	w->killed = 1;
+	wkill(w);
+}
+
 static void on_timeout(uv_timer_t *t)
 {
 	struct worker *w = t->data;
@@ -794,6 +814,8 @@ static void worker_start(struct worker *w)
 	}
 started:
 	uv_read_start((uv_stream_t *)&w->out, on_alloc, on_read);
+	if (pl->o->setup_timeout_s > 0)
+		uv_timer_start(&w->timer, on_setup_timeout, (uint64_t)(pl->o->setup_timeout_s * 1000), 0);
 	/* setup */
 	/* a GPU's ordinal, or "emu:PROFILE-INDEX:THREADS" for the emulated device */
 	char ord[64];

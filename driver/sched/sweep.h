@@ -29,6 +29,7 @@ struct gs_sweep_opts {
 				   * hold its index in gs_emu_profiles[] */
 	int emu_threads;          /* host threads per emulated device (<= 0: all cores) */
 	double timeout_s;         /* per configuration on a device */
+	double setup_timeout_s;   /* a worker's setup, at most (<= 0: no limit) */
 	struct gs_stop_policy stop; /* how long each configuration is timed */
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */

@@ -10,7 +10,8 @@ misbehaves by configuration index, so one sweep exercises every fault:
   idx % 6 == 5: a crash result marked sticky, then exits (as a broken
                 CUDA context makes the real worker do)
   otherwise:    a result with time_ms = 1 + idx / 100
-With FAKE_ALL_OK=1 every configuration succeeds, each after FAKE_DELAY
+With FAKE_SETUP_HANG=1 it never finishes its setup.  With FAKE_ALL_OK=1
+every configuration succeeds, each after FAKE_DELAY
 seconds (default 0), for the resume and interrupt tests.
 """
 import json
@@ -55,6 +56,8 @@ setup = recv()
 if setup[0] != b"setup" or setup[1] != b"gsearch-worker-2":
     send("fatal", "bad setup")
     sys.exit(1)
+if os.environ.get("FAKE_SETUP_HANG"):
+    time.sleep(3600)  # a setup that never ends: the supervisor's limit must end it
 send("ready", json.dumps({"name": "fake", "cc": "9.0", "sms": 1, "driver": "0"}))
 while True:
     m = recv()
