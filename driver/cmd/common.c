@@ -81,7 +81,7 @@ int gs_shard_from_env(struct gs_space_args *a)
 struct gs_space *gs_load_space_or_report(const struct gs_space_args *a)
 {
 	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_space_opts o = { a->sets, a->nsets, a->emu };
+	struct gs_space_opts o = { .sets = a->sets, .nsets = a->nsets, .emu = a->emu };
 	struct gs_space *sp = gs_space_load(a->path, &o, &d);
 	gs_diag_print(&d, stderr);
 	int bad = d.errors != 0;

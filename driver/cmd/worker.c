@@ -197,7 +197,7 @@ int gs_cmd_worker(int argc, char **argv)
 		send2("fatal", msg);
 		return GS_EXIT_ERRORS;
 	}
-	struct gs_space_opts so = { NULL, 0, atoi(f.s[3]) };
+	struct gs_space_opts so = { .emu = atoi(f.s[3]) };
 	uint32_t ns = (uint32_t)strtoul(f.s[9], NULL, 10);
 	if (f.n < 10 + ns) {
 		send2("fatal", "truncated setup");
@@ -205,8 +205,23 @@ int gs_cmd_worker(int argc, char **argv)
 	}
 	so.sets = (const char *const *)f.s + 10;
 	so.nsets = ns;
+	/* the space and its kernels come with the setup, never from the disk */
+	uint32_t k = 10 + ns;
+	uint32_t nfiles = f.n >= k + 2 ? (uint32_t)strtoul(f.s[k + 1], NULL, 10) : 0;
+	if (f.n < k + 2 || nfiles > (f.n - k - 2) / 2 || f.n != k + 2 + 2 * nfiles) {
+		send2("fatal", "truncated setup");
+		return GS_EXIT_ERRORS;
+	}
+	struct gs_file_text *given = gs_xcalloc(nfiles + 1, sizeof(*given));
+	for (uint32_t i = 0; i < nfiles; i++)
+		given[i] = (struct gs_file_text){ f.s[k + 2 + 2 * i], f.s[k + 3 + 2 * i],
+						  f.len[k + 3 + 2 * i] };
+	so.files = given;
+	so.nfiles = nfiles;
 	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_space *sp = gs_space_load(f.s[2], &so, &d);
+	struct gs_space *sp =
+		gs_space_parse(gs_source_new(f.s[2], f.s[k], f.len[k]), &so, &d);
+	free(given);
 	if (!sp || d.errors) {
 		send2("fatal", "the space has errors (run `gsearch check`)");
 		gs_diag_release(&d);

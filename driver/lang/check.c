@@ -5,6 +5,7 @@
  * and lets; a metric also the measured figures).  Each compiled constraint
  * and let gets a level: the index of the last parameter it depends on, so
  * that enumeration checks it as soon as that parameter is bound. */
+#include "lang/lang.h"
 #include "lang/parse.h"
 
 #include <errno.h>
@@ -453,6 +454,22 @@ static int has_word(const char *text, const char *w)
 	return 0;
 }
 
+/* A copy of the caller's text for path (gs_space_free frees it); -ENOENT
+ * when the caller gave none. */
+static int given_file(const struct gs_space *sp, const char *path, struct gs_kfile *f)
+{
+	for (size_t i = 0; i < sp->ngiven; i++) {
+		if (strcmp(sp->given[i].path, path))
+			continue;
+		f->len = sp->given[i].len;
+		f->text = gs_xmalloc(f->len + 1);
+		memcpy(f->text, sp->given[i].text, f->len);
+		f->text[f->len] = 0;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 static void load_files(struct checker *ck)
 {
 	struct gs_space *sp = ck->sp;
@@ -461,8 +478,12 @@ static void load_files(struct checker *ck)
 		char *path = f->path[0] == '/' || !sp->dir[0]
 				     ? gs_xstrdup(f->path)
 				     : gs_xasprintf("%s/%s", sp->dir, f->path);
-		int rc = gs_read_file(path, &f->text, &f->len);
-		if (rc < 0 && sp->is_t1) {
+		int rc = sp->given ? given_file(sp, path, f) : gs_read_file(path, &f->text, &f->len);
+		if (rc < 0 && sp->given) {
+			gs_diag_error(ck->d, f->loc, "kernel file '%s' was not given with the space",
+				      path);
+			f->text = NULL;
+		} else if (rc < 0 && sp->is_t1) {
 			/* T1 files travel without their kernels: still worth checking */
 			gs_diag_warning(ck->d, f->loc,
 					"cannot read kernel file '%s': %s; the space can be checked and "

@@ -15,10 +15,22 @@
 
 struct gs_space;
 
+/* A kernel file's text given by the caller, under its resolved path (the
+ * space file's directory joined to the name the space gives). */
+struct gs_file_text {
+	const char *path;
+	const char *text;
+	size_t len;
+};
+
 struct gs_space_opts {
 	const char *const *sets; /* "NAME=EXPR" overrides of problem constants */
 	size_t nsets;
 	int emu; /* use the problems' emulator values */
+	/* when files is not NULL, kernel files come from it and never from
+	 * the disk; one it lacks is an error */
+	const struct gs_file_text *files;
+	size_t nfiles;
 };
 
 struct gs_space *gs_space_load(const char *path, const struct gs_space_opts *o, struct gs_diag *d);

@@ -32,6 +32,8 @@ struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opt
 	struct gs_space *sp = gs_xcalloc(1, sizeof(*sp));
 	sp->src = src;
 	sp->emu = o ? o->emu : 0;
+	sp->given = o ? o->files : NULL;
+	sp->ngiven = o ? o->nfiles : 0;
 	set_names(sp, src->name);
 	if (looks_like_json(src)) {
 		/* T1: translate to the space language and parse that, so both
@@ -59,6 +61,8 @@ struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opt
 	sp->src = src;
 	if (d->errors == before)
 		gs_check_space(sp, o ? o->sets : NULL, o ? o->nsets : 0, d);
+	sp->given = NULL; /* the caller's, needed by the checker only */
+	sp->ngiven = 0;
 	return sp;
 }
 

@@ -4,7 +4,7 @@
  *
  *   supervisor → worker
  *     setup   VERSION SPACE EMU(0|1) ARCH FLUSH_L2(0|1) ORDINAL REF_PARAMS_JSON TIMING_JSON
- *             NSETS SET...
+ *             NSETS SET... SPACE_TEXT NFILES (PATH TEXT)...
  *     measure IDX PARAMS_JSON BEST_MS NENTRIES ENTRY... CUBIN
  *   worker → supervisor
  *     ready   DEVICE_JSON            after setup: buffers filled, reference run
@@ -15,6 +15,11 @@
  * supervisor may send a worker its next measure before the result of the
  * one in progress, so that the worker never waits for it; results still come
  * one per measure, in order.
+ *
+ * SPACE names the space file for messages only: the worker parses SPACE_TEXT
+ * and takes each kernel file's TEXT from the setup, never from the disk, so
+ * that a space edited during a sweep cannot give a replacement worker
+ * another space than the supervisor's.
  *     fatal   MESSAGE                setup failed; the worker exits
  *     result  IDX RESULT_JSON        one per measure, in order
  *
@@ -23,6 +28,6 @@
 #ifndef GS_PROTO_H
 #define GS_PROTO_H
 
-#define GS_PROTO_VERSION "gsearch-worker-2"
+#define GS_PROTO_VERSION "gsearch-worker-3"
 
 #endif

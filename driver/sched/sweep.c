@@ -833,7 +833,14 @@ started:
 		json_object_set_new(tj, "cache", json_string(pl->cache_dir));
 	char *timing = json_dumps(tj, JSON_COMPACT);
 	json_decref(tj);
-	size_t nf = 10 + pl->o->nsets;
+	/* the space and its kernels as the supervisor read them (proto.h) */
+	const struct gs_space *sp = pl->sp;
+	size_t given = 0;
+	for (size_t i = 0; i < sp->nfiles; i++)
+		given += sp->files[i].text != NULL;
+	char nfiles[16];
+	snprintf(nfiles, sizeof nfiles, "%zu", given);
+	size_t nf = 12 + pl->o->nsets + 2 * given;
 	const char **s = gs_xcalloc(nf, sizeof(*s));
 	size_t *len = gs_xcalloc(nf, sizeof(*len));
 	s[0] = "setup";
@@ -848,8 +855,21 @@ started:
 	s[9] = nsets;
 	for (size_t i = 0; i < pl->o->nsets; i++)
 		s[10 + i] = pl->o->sets[i];
-	for (size_t i = 0; i < nf; i++)
+	for (size_t i = 0; i < 10 + pl->o->nsets; i++)
 		len[i] = strlen(s[i]);
+	size_t k = 10 + pl->o->nsets;
+	s[k] = sp->src->text;
+	len[k++] = sp->src->len;
+	s[k] = nfiles;
+	len[k++] = strlen(nfiles);
+	for (size_t i = 0; i < sp->nfiles; i++) {
+		if (!sp->files[i].text) /* a T1 kernel that could not be read */
+			continue;
+		s[k] = sp->files[i].path;
+		len[k++] = strlen(sp->files[i].path);
+		s[k] = sp->files[i].text;
+		len[k++] = sp->files[i].len;
+	}
 	wsend(w, s, len, (uint32_t)nf);
 	free(timing);
 	free(s);

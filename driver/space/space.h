@@ -205,6 +205,8 @@ struct gs_kfile {
 	size_t len;
 };
 
+struct gs_file_text;
+
 struct gs_space {
 	struct gs_source *src;
 	char *name; /* file name without directory and extension */
@@ -220,6 +222,8 @@ struct gs_space {
 	struct gs_loc kernel_loc;
 	struct gs_kfile *files;
 	size_t nfiles;
+	const struct gs_file_text *given; /* gs_space_opts.files, for the checker */
+	size_t ngiven;
 
 	struct gs_problem *problems;
 	size_t nproblems;

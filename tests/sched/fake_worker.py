@@ -53,7 +53,7 @@ def send(*fields):
 
 
 setup = recv()
-if setup[0] != b"setup" or setup[1] != b"gsearch-worker-2":
+if setup[0] != b"setup" or setup[1] != b"gsearch-worker-3":
     send("fatal", "bad setup")
     sys.exit(1)
 if os.environ.get("FAKE_SETUP_HANG"):

@@ -959,7 +959,7 @@ END_TEST
 
 static void sample_space(struct gs_nvrtc *n, const char *path)
 {
-	struct gs_space_opts o = { NULL, 0, 1 };
+	struct gs_space_opts o = { .emu = 1 };
 	struct gs_diag d = GS_DIAG_INIT;
 	struct gs_space *sp = gs_space_load(path, &o, &d);
 	struct gs_count c;
