@@ -27,9 +27,13 @@
 
 struct devbuf {
 	uint64_t ptr;      /* the buffer the kernels see */
-	uint64_t pristine; /* its initial contents, for resets (outputs, inouts) */
+	/* its initial contents: outputs and inouts are reset from it before
+	 * each configuration, inputs restored and checked against it */
+	uint64_t pristine;
 	size_t bytes;
-	int has_ref;       /* an output or inout with reference values */
+	int has_ref;       /* an output or inout with reference values, or a
+			    * checked input (its initial contents) */
+	int is_input;
 	void *ref;         /* reference outputs on the host (host validation) */
 	void *host;        /* scratch for downloads (host validation) */
 	uint64_t refdev;   /* reference outputs on the device (device validation) */
@@ -44,6 +48,7 @@ struct gs_measure {
 	struct devbuf *bufs;
 	struct gs_vm vm;
 	int have_ref, ref_cached;
+	int check_inputs; /* some input has a pristine copy to check against */
 	struct gs_cmpdev *cmp; /* device validation; NULL: on the host */
 	uint64_t flush[2];
 	size_t flush_bytes;
@@ -535,6 +540,22 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) < 0)
 				rc = -1, snprintf(err, errlen, "cannot keep a copy of %s: %s", b->name,
 						  ops->errmsg(m->dev));
+		} else if (rc == 0 && b->kind == GS_BUF_INPUT && d->bytes) {
+			/* a kernel that writes its input must not change what the
+			 * next configurations compute: inputs are checked after the
+			 * validation run and restored before each configuration.
+			 * Where the device has no room for the copy, the input goes
+			 * unchecked rather than the sweep failing */
+			if (ops->alloc(m->dev, d->bytes, &d->pristine) == 0 &&
+			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) == 0) {
+				d->is_input = 1;
+				d->ref = host;
+				host = NULL;
+				m->check_inputs = 1;
+			} else if (d->pristine && ops->free_mem) {
+				ops->free_mem(m->dev, d->pristine);
+				d->pristine = 0;
+			}
 		}
 		free(host);
 	}
@@ -558,7 +579,7 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		if (rc == 0) {
 			m->have_ref = 1;
 			for (size_t i = 0; o->cache_dir && i < sp->nbuffers; i++)
-				if (m->bufs[i].ref)
+				if (m->bufs[i].ref && !m->bufs[i].is_input)
 					cache_put(m, "ref", i, m->bufs[i].ref, m->bufs[i].bytes);
 		}
 	}
@@ -579,7 +600,9 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 			struct devbuf *d = &m->bufs[i];
 			if (!d->ref)
 				continue;
-			if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->refdev) < 0 ||
+			if (d->is_input) /* its initial contents are on the device */
+				d->refdev = d->pristine;
+			else if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->refdev) < 0 ||
 			    (d->bytes && ops->upload(m->dev, d->refdev, d->ref, d->bytes) < 0))
 				rc = -1, snprintf(err, errlen, "cannot keep the reference of %s: %s",
 						  sp->buffers[i].name, ops->errmsg(m->dev));
@@ -697,12 +720,13 @@ static void limiter(const struct gs_devinfo *di, const struct gs_funcattr *a, in
 	snprintf(out, 16, "%s", name);
 }
 
-/* Compare every output with the reference: 0 when all pass, 1 when one
- * does not (the outcome is set), or a GS_DEV_* code. */
+/* Compare every output with the reference, and every checked input with
+ * its initial contents: 0 when all pass, 1 when one does not (the outcome
+ * is set), or a GS_DEV_* code. */
 static int validate(struct gs_measure *m, struct gs_result *r)
 {
 	const struct gs_space *sp = m->sp;
-	struct gs_buf why = GS_BUF_INIT;
+	struct gs_buf why = GS_BUF_INIT, scribbled = GS_BUF_INIT;
 	int rc = 0;
 	r->max_abs_err = r->max_rel_err = 0;
 	if (m->cmp) {
@@ -711,21 +735,30 @@ static int validate(struct gs_measure *m, struct gs_result *r)
 			if (m->bufs[i].has_ref)
 				rc = gs_cmpdev_launch(m->cmp, i, sp->buffers[i].type, m->bufs[i].ptr,
 						      m->bufs[i].refdev, (uint64_t)sp->buffers[i].n,
-						      sp->buffers[i].tolerance);
+						      m->bufs[i].is_input ? 0 : sp->buffers[i].tolerance);
 	}
 	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
 		const struct gs_buffer *b = &sp->buffers[i];
 		struct devbuf *db = &m->bufs[i];
+		double tol = db->is_input ? 0 : b->tolerance;
 		struct gs_cmp c;
 		if (!db->has_ref)
 			continue;
 		if (m->cmp) {
 			rc = gs_cmpdev_read(m->cmp, i, b->type, db->ptr, db->refdev, &c);
 		} else if ((rc = m->ops->download(m->dev, db->host, db->ptr, db->bytes)) == 0) {
-			gs_compare(b->type, db->host, db->ref, (uint64_t)b->n, b->tolerance, &c);
+			gs_compare(b->type, db->host, db->ref, (uint64_t)b->n, tol, &c);
 		}
 		if (rc < 0)
 			break;
+		if (db->is_input) {
+			if (c.bad && !scribbled.len) {
+				gs_buf_printf(&scribbled, "the kernel wrote its input %s (declare it "
+					      "inout if it may): ", b->name);
+				gs_cmp_message(&scribbled, b->name, &c, tol, b->n);
+			}
+			continue;
+		}
 		if (c.max_abs > r->max_abs_err)
 			r->max_abs_err = c.max_abs;
 		if (c.max_rel > r->max_rel_err)
@@ -733,10 +766,12 @@ static int validate(struct gs_measure *m, struct gs_result *r)
 		if (c.bad && !why.len)
 			gs_cmp_message(&why, b->name, &c, b->tolerance, b->n);
 	}
-	if (rc == 0 && why.len) {
-		outcome(r, "wrong", 0, "%s", gs_buf_str(&why));
+	/* a scribbled input comes first: it may explain the wrong outputs */
+	if (rc == 0 && (scribbled.len || why.len)) {
+		outcome(r, "wrong", 0, "%s", gs_buf_str(scribbled.len ? &scribbled : &why));
 		rc = 1;
 	}
+	gs_buf_release(&scribbled);
 	gs_buf_release(&why);
 	return rc;
 }
@@ -956,7 +991,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	if (m->ops->modeled && m->ops->report &&
 	    m->ops->report(m->dev, &r->counters_json, &dev_metrics) < 0)
 		dev_metrics = NULL;
-	if (m->have_ref && (rc = validate(m, r)) != 0) {
+	if ((m->have_ref || m->check_inputs) && (rc = validate(m, r)) != 0) {
 		if (rc < 0)
 			goto launch_fail;
 		goto out;

@@ -46,6 +46,18 @@ elif sys.argv[1] == "samewrong":
             want = f[3]
     check(got is not None and got[0] == "wrong" and want is not None and got[1][:90] == want,
           f"wrong on the GPU: {got[1] if got else None!r}; on emu: {want!r}")
+elif sys.argv[1] == "scribble":
+    # KIND 1 writes its input: wrong, found by the device comparison; the
+    # configurations measured after it must see the input as filled
+    db = sqlite3.connect(sys.argv[2])
+    got = {k: (st, err) for k, st, err in db.execute(
+        "SELECT json_extract(c.params, '$.KIND'), r.status, r.error"
+        " FROM config c JOIN result r USING (sweep_id, idx)")}
+    check(got.get(0, (None,))[0] == "ok" and got.get(2, (None,))[0] == "ok",
+          f"the kernels that leave their input alone: {got.get(0)}, {got.get(2)}")
+    one = got.get(1, (None, None))
+    check(one[0] == "wrong" and (one[1] or "").startswith("the kernel wrote its input y"),
+          f"the kernel that writes its input: {one}")
 elif sys.argv[1] == "agree":
     best = []
     for path in sys.argv[2:4]:

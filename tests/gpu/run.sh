@@ -14,6 +14,9 @@ python3 tests/gpu/check.py outcomes "$d/o.db" "$spin" || fails=$((fails + 1))
 echo "== wrong: the GPU's comparison kernel says what the emulated device's host comparison says"
 "$g" run --quiet --emu --timeout 2 --db "$d/w.db" tests/emu/outcomes.space | grep "^workers replaced" || true
 python3 tests/gpu/check.py samewrong "$d/w.db" tests/cli/cases/run-emu-outcomes/stdout || fails=$((fails + 1))
+echo "== a kernel that writes its input"
+"$g" run --quiet --db "$d/s.db" tests/emu/scribble.space | grep "^outcomes" || true
+python3 tests/gpu/check.py scribble "$d/s.db" || fails=$((fails + 1))
 echo "== two runs of one sweep"
 for i in 1 2; do
 	"$g" run --quiet --set N=1024 --db "$d/m$i.db" spaces/matmul.space | grep -E "^(outcomes|best|baseline)"
