@@ -2,6 +2,7 @@
 #include "cmd/cmd.h"
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
+#include "query/overhead.h"
 #include "dev/dev.h"
 #include "sched/prespawn.h"
 #include "sched/sweep.h"
@@ -636,7 +637,16 @@ int gs_cmd_run(int argc, char **argv)
 		gs_trace("run: store ready");
 		int crc = gs_sweep_run(sp, nvrtc, st, sweep, &so, &ss);
 		gs_trace("run: sweep over");
-		gs_store_sweep_add_times(st, sweep, ss.wall_s, ss.compile_busy_s, ss.device_busy_s);
+		struct gs_sweep_times times = {
+			.wall_s = ss.wall_s,
+			.compile_busy_s = ss.compile_busy_s,
+			.device_busy_s = ss.device_busy_s,
+			.compile_threads = (int)jobs,
+			.worker_restarts = ss.worker_restarts,
+			.restart_s = ss.restart_s,
+			.timed_s = ss.timed_s,
+		};
+		gs_store_sweep_add_times(st, sweep, &times);
 		gs_store_sweep_set_status(st, sweep, ss.interrupted ? "interrupted"
 						       : crc ? "failed"
 						       : measure ? "done" : "created");
@@ -647,14 +657,22 @@ int gs_cmd_run(int argc, char **argv)
 		       (unsigned long long)ss.compile_errors, (unsigned long long)ss.skipped_done);
 		if (measure)
 			summary(st, sweep, sp, dv.ident);
-		/* DESIGN's budget: wall time against the busier of the devices and
-		 * the compile threads; 1.0 means nothing else was on the path */
-		double ideal = ss.compile_busy_s / jobs;
-		double dev = measure ? ss.device_busy_s / dv.ngpus : 0;
-		if (dev > ideal)
-			ideal = dev;
-		printf("wall %.2f s, compile busy %.2f s, device busy %.2f s, overhead factor %.2f\n",
-		       ss.wall_s, ss.compile_busy_s, ss.device_busy_s, ideal > 0 ? ss.wall_s / ideal : 0.0);
+		/* DESIGN's budget, as `query summary` reports it for the store */
+		struct gs_overhead_in oi = {
+			.wall_s = ss.wall_s,
+			.compile_busy_s = ss.compile_busy_s,
+			.compile_threads = (int)jobs,
+			.work_s = ss.work_s,
+			.timed_s = ss.timed_s,
+			.device_busy_s = ss.device_busy_s,
+			.devices = measure ? (int)dv.ngpus : 0,
+		};
+		struct gs_overhead ov;
+		struct gs_buf line = GS_BUF_INIT;
+		gs_overhead(&oi, &ov);
+		gs_overhead_text(&line, &oi, &ov);
+		printf("%s\n", gs_buf_str(&line));
+		gs_buf_release(&line);
 		if (ss.worker_restarts)
 			printf("workers replaced %llu (%.2f s)\n", (unsigned long long)ss.worker_restarts,
 			       ss.restart_s);

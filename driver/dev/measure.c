@@ -872,7 +872,9 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
 		r->warmups = (unsigned)t.warm;
 		r->ci_lo_ms = ci.lo;
 		r->ci_hi_ms = ci.hi;
-		r->ci_pct = ci.half_pct;
+		/* the width follows from ci_lo_ms and ci_hi_ms; the coverage does
+		 * not (below 6 samples it is under 95%) */
+		r->ci_pct = 100 * ci.coverage;
 		r->timed_ms = t.work_ms;
 		if (t.reason == GS_STOP_CAP && !(ci.coverage >= 0.95 && ci.half_pct <= pol->precision * 100))
 			snprintf(r->error, sizeof r->error,

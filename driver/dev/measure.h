@@ -48,7 +48,8 @@ struct gs_result {
 	unsigned reps;      /* timed samples */
 	unsigned runs;      /* timed runs of the launch sequence (samples x batch) */
 	unsigned warmups;   /* runs discarded as warm-up, the validation run included */
-	double ci_lo_ms, ci_hi_ms, ci_pct; /* the median's 95% interval; < 0: none */
+	double ci_lo_ms, ci_hi_ms; /* the median's 95% interval; < 0: none */
+	double ci_pct;      /* its coverage, in % (95 or more from 6 samples on); < 0: none */
 	double timed_ms;    /* timed work, warm-up samples included */
 	int blocks_per_sm;
 	double occupancy;

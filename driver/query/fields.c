@@ -15,7 +15,8 @@
 
 #include "lang/parse.h"
 
-/* name, SQL, header, unit, type, table (0 result, 1 config, 2 variant), more is better */
+/* name, SQL, header, unit, type, table (0 result, 1 config, 2 variant), more is better;
+ * the schema that added the column is in since[] below */
 #define T_NUM (GS_T(INT) | GS_T(FLOAT))
 #define QCOLS(X)                                                                                 \
 	X("idx", NULL, "idx", "", GS_T(INT), 0, 0)                                                 \
@@ -25,6 +26,12 @@
 	X("min_ms", "r.min_ms", "min ms", "ms", T_NUM, 0, 0)                                        \
 	X("iqr_ms", "r.iqr_ms", "iqr ms", "ms", T_NUM, 0, 0)                                        \
 	X("reps", "r.reps", "reps", "", T_NUM, 0, 0)                                                \
+	X("ci_lo_ms", "r.ci_lo_ms", "ci lo ms", "ms", T_NUM, 0, 0)                                  \
+	X("ci_hi_ms", "r.ci_hi_ms", "ci hi ms", "ms", T_NUM, 0, 0)                                  \
+	X("ci_pct", "r.ci_pct", "ci cov %", "%", T_NUM, 0, 0)                                       \
+	X("runs", "r.runs", "runs", "", T_NUM, 0, 0)                                                \
+	X("warmups", "r.warmups", "warm-ups", "", T_NUM, 0, 0)                                      \
+	X("timed_ms", "r.timed_ms", "timed ms", "ms", T_NUM, 0, 0)                                  \
 	X("registers", "v.registers", "regs", "", T_NUM, 2, 0)                                      \
 	X("static_smem", "v.static_smem", "smem", "B", T_NUM, 2, 0)                                 \
 	X("local_bytes", "v.local_bytes", "local", "B", T_NUM, 2, 0)                                \
@@ -54,6 +61,24 @@ static const struct qcol {
 	QCOLS(X)
 #undef X
 };
+
+/* Columns a store has only from some schema on: in an older one the field
+ * exists and is empty. */
+static const struct {
+	const char *name;
+	int schema;
+} since[] = {
+	{ "ci_lo_ms", 6 }, { "ci_hi_ms", 6 }, { "ci_pct", 6 },
+	{ "runs", 6 },     { "warmups", 6 },  { "timed_ms", 6 },
+};
+
+static const char *col_sql(const struct gs_query *q, const struct qcol *c)
+{
+	for (size_t i = 0; i < GS_ARRAY_SIZE(since); i++)
+		if (!strcmp(since[i].name, c->name) && q->schema < since[i].schema)
+			return "NULL";
+	return c->sql;
+}
 
 /* Short names people type for the common resources. */
 static const struct {
@@ -242,7 +267,13 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 			return -1;
 		}
 	}
-	if (sqlite3_prepare_v2(q->db, "SELECT space_name, space_path, device, problem_json, status,"
+	if (sqlite3_prepare_v2(q->db, q->schema >= 6 ?
+				      "SELECT space_name, space_path, device, problem_json, status,"
+				      " created_at, started_at, finished_at, host, gsearch_version,"
+				      " wall_s, compile_busy_s, device_busy_s, params_json,"
+				      " compile_threads, worker_restarts, restart_s, timed_s FROM sweep"
+				      " WHERE id = ?1" :
+				      "SELECT space_name, space_path, device, problem_json, status,"
 				      " created_at, started_at, finished_at, host, gsearch_version,"
 				      " wall_s, compile_busy_s, device_busy_s, params_json FROM sweep"
 				      " WHERE id = ?1", -1, &s, NULL)) {
@@ -282,6 +313,17 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 	sw->compile_s = col_real(s, 11);
 	sw->device_s = col_real(s, 12);
 	sw->modeled = sw->device && !strncmp(sw->device, "emu:", 4);
+	sw->compile_threads = -1;
+	sw->worker_restarts = -1;
+	sw->restart_s = sw->timed_s = -1;
+	if (q->schema >= 6) {
+		if (sqlite3_column_type(s, 14) != SQLITE_NULL)
+			sw->compile_threads = sqlite3_column_int(s, 14);
+		if (sqlite3_column_type(s, 15) != SQLITE_NULL)
+			sw->worker_restarts = sqlite3_column_int64(s, 15);
+		sw->restart_s = col_real(s, 16);
+		sw->timed_s = col_real(s, 17);
+	}
 	size_t cap = 0;
 	load_params(sw, (const char *)sqlite3_column_text(s, 13), &cap);
 	sqlite3_finalize(s);
@@ -290,7 +332,7 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 			continue; /* a parameter of that name wins */
 		struct gs_qfield *f = add_field(sw, &cap, qcols[i].name);
 		f->kind = GS_QK_COL;
-		f->sql = qcols[i].sql;
+		f->sql = col_sql(q, &qcols[i]);
 		f->label = qcols[i].label;
 		f->unit = qcols[i].unit;
 		f->type = qcols[i].type;

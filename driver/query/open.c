@@ -3,7 +3,8 @@
  * The reports read every store from schema 3 on, the first with what they
  * need, without migrating it: reading must never change a file, and a store
  * kept beside its report (in results/) stays as the sweep wrote it.
- * Columns added by later schemas are not read. */
+ * Columns added by later schemas are read where the store has them (q->schema
+ * says), and are empty where it does not. */
 #include "query/query.h"
 
 #include <errno.h>
@@ -72,6 +73,7 @@ int gs_query_open(struct gs_query *q, const char *path)
 		return -1;
 	}
 	q->db = db;
+	q->schema = version;
 	return 0;
 }
 

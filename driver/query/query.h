@@ -34,6 +34,7 @@ struct gs_query {
 	enum gs_qformat fmt;
 	const char *plot;   /* FILE.png or FILE.svg, or NULL */
 	FILE *out;
+	int schema;         /* the store's schema version, set by gs_query_open */
 };
 
 /* Open the store at `path` read-only for q (sets q->db and q->path): any
@@ -70,6 +71,10 @@ struct gs_qsweep {
 	char *space, *space_path, *device, *problem, *status, *created_at, *started_at,
 		*finished_at, *host, *version;
 	double wall_s, compile_s, device_s; /* < 0: not recorded */
+	/* schema 6 on; < 0: not recorded */
+	int compile_threads;
+	int64_t worker_restarts;
+	double restart_s, timed_s;
 	int modeled;         /* the device is emulated: times come from a model */
 	int64_t baseline;    /* the hand-picked configuration's index, -1: none */
 	char **params;       /* declaration order */

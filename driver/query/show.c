@@ -12,9 +12,40 @@
 
 /* The figures, in the order shown: field and how it reads. */
 static const char *const figs[] = {
-	"time_ms",  "min_ms",       "iqr_ms", "reps",        "energy_j",    "power_w",
+	"time_ms",  "min_ms",       "iqr_ms", "reps",        "ci_lo_ms",    "ci_hi_ms",
+	"ci_pct",   "runs",         "warmups", "timed_ms",   "energy_j",    "power_w",
 	"sm_clock_mhz", "temp_c", "max_abs_err", "max_rel_err",
 };
+
+/* "0.2031 ms, 95% CI 0.2029–0.2034 ms (±0.1%), 12 runs after 2 warm-ups,
+ * coverage 96.1%"; 0 when the row has no interval (a modeled time, a store
+ * from before schema 6). */
+static int interval_line(struct gs_buf *b, const struct gs_qsweep *sw, const struct gs_value *env)
+{
+	int ok_t, ok_lo, ok_hi, ok_r, ok_w, ok_c;
+	double t = gs_qnum(env[gs_qsweep_field(sw, "time_ms")], &ok_t);
+	double lo = gs_qnum(env[gs_qsweep_field(sw, "ci_lo_ms")], &ok_lo);
+	double hi = gs_qnum(env[gs_qsweep_field(sw, "ci_hi_ms")], &ok_hi);
+	double runs = gs_qnum(env[gs_qsweep_field(sw, "runs")], &ok_r);
+	double warm = gs_qnum(env[gs_qsweep_field(sw, "warmups")], &ok_w);
+	double cov = gs_qnum(env[gs_qsweep_field(sw, "ci_pct")], &ok_c);
+	if (!ok_t || !ok_lo || !ok_hi || t <= 0)
+		return 0;
+	double h = 100 * (hi - t > t - lo ? hi - t : t - lo) / t;
+	gs_qfmt_num(b, t);
+	gs_buf_puts(b, " ms, 95% CI ");
+	gs_qfmt_num(b, lo);
+	gs_buf_puts(b, "–");
+	gs_qfmt_num(b, hi);
+	gs_buf_printf(b, h >= 10 ? " ms (±%.0f%%)" : h >= 0.1 ? " ms (±%.1f%%)" : " ms (±%.2f%%)", h);
+	if (ok_r)
+		gs_buf_printf(b, ", %.0f run%s", runs, runs == 1 ? "" : "s");
+	if (ok_r && ok_w)
+		gs_buf_printf(b, " after %.0f warm-up%s", warm, warm == 1 ? "" : "s");
+	if (ok_c)
+		gs_buf_printf(b, ", coverage %.1f%%", cov);
+	return 1;
+}
 static const char *const res[] = {
 	"registers",   "static_smem", "local_bytes", "spill_stores", "spill_loads",
 	"max_threads", "blocks_per_sm", "occupancy", "limiter",
@@ -241,6 +272,9 @@ int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 	if (sw.modeled && st && !strcmp(st, "ok"))
 		gs_buf_puts(&b, " (time modeled by the emulated device)");
 	gs_qprint_line(o, "outcome", gs_buf_str(&b));
+	gs_buf_reset(&b);
+	if (st && !strcmp(st, "ok") && interval_line(&b, &sw, env))
+		gs_qprint_line(o, "time", gs_buf_str(&b));
 	struct gs_value err = env[gs_qsweep_field(&sw, "error")];
 	if (err.t == GS_V_STR) {
 		fprintf(o, "  error\n");

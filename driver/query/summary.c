@@ -5,6 +5,7 @@
  * time the sweep took with its overhead factor.  Without --where every count
  * is an SQL aggregate over the index on (sweep, status, time). */
 #include "query/query.h"
+#include "query/overhead.h"
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -24,6 +25,7 @@ struct summary {
 	double base_ms;
 	int64_t base_rank, ranked;
 	int devices;
+	double work_s; /* time_ms x (runs + warm-ups) of the measured ok results */
 	char *filter_note;
 };
 
@@ -126,6 +128,20 @@ static int gather(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f
 	m->devices = (int)count1(q, "SELECT count(DISTINCT device) FROM (SELECT device FROM result"
 				    " WHERE sweep_id = ?1 AND status = 'ok' ORDER BY idx LIMIT 4096)",
 				 sw->id);
+	/* the kernel work the measurements needed, for the overhead factor;
+	 * one pass over the sweep's ok rows, as `run` sums it result by result */
+	if (q->schema >= 6) {
+		sqlite3_stmt *s;
+		if (sqlite3_prepare_v2(q->db, "SELECT total(time_ms * (runs + coalesce(warmups, 0)))"
+					      " FROM result WHERE sweep_id = ?1 AND status = 'ok' AND"
+					      " NOT modeled AND runs > 0 AND time_ms > 0", -1, &s,
+				       NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(s, 1, sw->id);
+			if (sqlite3_step(s) == SQLITE_ROW)
+				m->work_s = sqlite3_column_double(s, 0) / 1e3;
+			sqlite3_finalize(s);
+		}
+	}
 	return 0;
 }
 
@@ -136,12 +152,53 @@ static void release(struct summary *m)
 	free(m->filter_note);
 }
 
-/* wall / (device busy per device); 0 when the sweep measured nothing */
+static struct gs_overhead_in overhead_in(const struct gs_qsweep *sw, const struct summary *m)
+{
+	return (struct gs_overhead_in){
+		.wall_s = sw->wall_s,
+		.compile_busy_s = sw->compile_s,
+		.compile_threads = sw->compile_threads,
+		.work_s = m->work_s,
+		.timed_s = sw->timed_s,
+		.device_busy_s = sw->device_s,
+		.devices = m->devices,
+		.worker_restarts = sw->worker_restarts > 0 ? (uint64_t)sw->worker_restarts : 0,
+		.restart_s = sw->restart_s,
+	};
+}
+
+/* The overhead factor (see overhead.h); 0 when there is no bound */
 static double overhead(const struct gs_qsweep *sw, const struct summary *m)
 {
-	if (sw->wall_s <= 0 || sw->device_s <= 0)
-		return 0;
-	return sw->wall_s / (sw->device_s / (m->devices > 0 ? m->devices : 1));
+	struct gs_overhead_in in = overhead_in(sw, m);
+	struct gs_overhead ov;
+	gs_overhead(&in, &ov);
+	return ov.factor;
+}
+
+/* A labelled line of ", "-separated clauses, wrapped between clauses, so
+ * that no figure is parted from its name. */
+static void print_clauses(FILE *o, const char *label, const char *text)
+{
+	enum { ROOM = 100 - 16 }; /* gs_qprint_line's width less its indent */
+	struct gs_buf line = GS_BUF_INIT;
+	const char *p = text;
+	while (*p) {
+		const char *e = strstr(p, ", ");
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		if (line.len && line.len + 2 + n > ROOM) {
+			gs_buf_putc(&line, ',');
+			gs_qprint_line(o, label, gs_buf_str(&line));
+			label = "";
+			gs_buf_reset(&line);
+		} else if (line.len) {
+			gs_buf_puts(&line, ", ");
+		}
+		gs_buf_put(&line, p, n);
+		p += n + (e ? 2 : 0);
+	}
+	gs_qprint_line(o, label, gs_buf_str(&line));
+	gs_buf_release(&line);
 }
 
 static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const struct summary *m)
@@ -201,15 +258,18 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 	}
 	gs_qprint_line(o, "baseline", gs_buf_str(&b));
 	if (sw->wall_s >= 0) {
+		struct gs_overhead_in in = overhead_in(sw, m);
+		struct gs_overhead ov;
+		gs_overhead(&in, &ov);
 		gs_buf_reset(&b);
-		gs_buf_printf(&b, "wall %.1f s, compile busy %.1f s, device busy %.1f s", sw->wall_s,
-			      sw->compile_s > 0 ? sw->compile_s : 0, sw->device_s > 0 ? sw->device_s : 0);
-		if (m->devices > 1)
-			gs_buf_printf(&b, " on %d devices", m->devices);
-		double ov = overhead(sw, m);
-		if (ov > 0)
-			gs_buf_printf(&b, "; overhead factor %.2f", ov);
-		gs_qprint_line(o, "time", gs_buf_str(&b));
+		gs_overhead_text(&b, &in, &ov);
+		print_clauses(o, "time", gs_buf_str(&b));
+		if (sw->worker_restarts > 0) {
+			gs_buf_reset(&b);
+			gs_buf_printf(&b, "workers replaced %lld (%.2f s)", (long long)sw->worker_restarts,
+				      sw->restart_s > 0 ? sw->restart_s : 0);
+			gs_qprint_line(o, "", gs_buf_str(&b));
+		}
 	}
 	gs_buf_release(&b);
 }
@@ -265,6 +325,13 @@ static json_t *to_json(const struct gs_qsweep *sw, const struct summary *m)
 	json_object_set_new(o, "compile_busy_s", jreal(sw->compile_s));
 	json_object_set_new(o, "device_busy_s", jreal(sw->device_s));
 	json_object_set_new(o, "devices", json_integer(m->devices));
+	json_object_set_new(o, "compile_threads",
+			    sw->compile_threads >= 0 ? json_integer(sw->compile_threads) : json_null());
+	json_object_set_new(o, "worker_restarts",
+			    sw->worker_restarts >= 0 ? json_integer(sw->worker_restarts) : json_null());
+	json_object_set_new(o, "restart_s", jreal(sw->restart_s));
+	json_object_set_new(o, "timed_s", jreal(sw->timed_s));
+	json_object_set_new(o, "work_s", m->work_s > 0 ? json_real(m->work_s) : json_null());
 	double ov = overhead(sw, m);
 	json_object_set_new(o, "overhead", ov > 0 ? json_real(ov) : json_null());
 	return o;
@@ -277,7 +344,8 @@ static void csv_header(struct gs_qtable *t)
 		"configurations", "ok", "invalid", "compile_error", "launch_error", "crash",
 		"timeout", "wrong", "skipped", "not_run", "best_idx", "best_ms", "baseline_idx",
 		"baseline_status", "baseline_ms", "baseline_rank", "ranked", "wall_s",
-		"compile_busy_s", "device_busy_s", "devices", "overhead",
+		"compile_busy_s", "device_busy_s", "devices", "compile_threads", "worker_restarts",
+		"restart_s", "timed_s", "work_s", "overhead",
 	};
 	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++)
 		gs_qtable_col(t, cols[i], NULL, 0);
@@ -327,6 +395,17 @@ static void csv_row(struct gs_qtable *t, const struct gs_qsweep *sw, const struc
 	cell_real(t, sw->compile_s, sw->compile_s >= 0);
 	cell_real(t, sw->device_s, sw->device_s >= 0);
 	gs_qtable_cellf(t, "%d", m->devices);
+	if (sw->compile_threads >= 0)
+		gs_qtable_cellf(t, "%d", sw->compile_threads);
+	else
+		gs_qtable_cell(t, "", NULL);
+	if (sw->worker_restarts >= 0)
+		gs_qtable_cellf(t, "%lld", (long long)sw->worker_restarts);
+	else
+		gs_qtable_cell(t, "", NULL);
+	cell_real(t, sw->restart_s, sw->restart_s >= 0);
+	cell_real(t, sw->timed_s, sw->timed_s >= 0);
+	cell_real(t, m->work_s, m->work_s > 0);
 	double ov = overhead(sw, m);
 	cell_real(t, ov, ov > 0);
 }

@@ -12,7 +12,8 @@
 static const char *const shown[] = { "time_ms", "iqr_ms", "registers", "static_smem",
 				     "blocks_per_sm", "occupancy" };
 /* What the JSON rows hold besides those. */
-static const char *const extra[] = { "min_ms", "local_bytes", "limiter" };
+static const char *const extra[] = { "min_ms",	 "local_bytes", "limiter", "ci_lo_ms",
+				     "ci_hi_ms", "ci_pct",	"runs",	   "warmups" };
 
 struct top {
 	struct gs_query *q;
@@ -25,7 +26,40 @@ struct top {
 	struct gs_buf data; /* the plot's datablock */
 	double xmax;
 	int base_seen;
+	double lo1, hi1; /* #1's interval */
+	long tied;       /* ranks from the top whose intervals meet #1's */
 };
+
+/* The interval of the row's median, from env; 0 when it has none. */
+static int interval(const struct top *p, const struct gs_value *env, double *lo, double *hi)
+{
+	int ok1, ok2;
+	*lo = gs_qnum(env[gs_qsweep_field(p->sw, "ci_lo_ms")], &ok1);
+	*hi = gs_qnum(env[gs_qsweep_field(p->sw, "ci_hi_ms")], &ok2);
+	return ok1 && ok2 && *lo <= *hi;
+}
+
+/* "±0.4%": the larger distance from the median to an end of its interval,
+ * in percent of the median, as the stopping rule's precision is stated. */
+static void half_width(struct gs_qtable *t, const struct top *p, const struct gs_value *env,
+		       int csv)
+{
+	int ok;
+	double lo, hi, tm = gs_qnum(env[gs_qsweep_field(p->sw, "time_ms")], &ok);
+	if (!ok || tm <= 0 || !interval(p, env, &lo, &hi)) {
+		gs_qtable_cell(t, "-", "");
+		return;
+	}
+	double h = 100 * (hi - tm > tm - lo ? hi - tm : tm - lo) / tm;
+	if (!csv) {
+		gs_qtable_cellf(t, h >= 10 ? "±%.0f%%" : h >= 0.1 ? "±%.1f%%" : "±%.2f%%", h);
+		return;
+	}
+	struct gs_buf b = GS_BUF_INIT;
+	gs_float_repr(&b, h);
+	gs_qtable_cell(t, gs_buf_str(&b), NULL);
+	gs_buf_release(&b);
+}
 
 /* Is the ranking field one of the columns shown anyway? */
 static int by_shown(const struct top *p)
@@ -61,6 +95,8 @@ static void header(struct top *p)
 			gs_qtable_col(t, csv ? "iqr_ms" : "iqr %", NULL, 1);
 		else
 			gs_qtable_col(t, sw->fields[f].label, sw->fields[f].name, 1);
+		if (!strcmp(shown[i], "time_ms"))
+			gs_qtable_col(t, csv ? "ci_half_pct" : "95% ci", NULL, 1);
 	}
 	for (size_t i = 0; i < sw->nfields; i++)
 		if (sw->fields[i].kind == GS_QK_METRIC)
@@ -98,6 +134,17 @@ static void row(struct top *p, long rank, struct gs_qrows *r)
 		} else {
 			gs_qtable_value(t, v);
 		}
+		if (!strcmp(shown[i], "time_ms"))
+			half_width(t, p, env, csv);
+	}
+	double lo, hi;
+	int have = interval(p, env, &lo, &hi);
+	if (rank == 1) {
+		p->lo1 = lo;
+		p->hi1 = hi;
+		p->tied = have;
+	} else if (p->tied == rank - 1 && have && lo <= p->hi1 && hi >= p->lo1) {
+		p->tied = rank;
 	}
 	for (size_t i = 0; i < sw->nfields; i++)
 		if (sw->fields[i].kind == GS_QK_METRIC)
@@ -219,6 +266,8 @@ int gs_query_top(struct gs_query *q, long n, const char *by_name, int desc_given
 		return 1;
 	}
 	p.desc = desc_given ? desc : sw.fields[p.by].higher;
+	/* intervals are of the time: a tie means something only in its order */
+	int by_time = !strcmp(sw.fields[p.by].name, "time_ms") && !p.desc;
 	if (gs_qfilter_init(&f, &sw, q->where) < 0) {
 		gs_qsweep_release(&sw);
 		return 1;
@@ -236,7 +285,7 @@ int gs_query_top(struct gs_query *q, long n, const char *by_name, int desc_given
 	if (q->fmt == GS_QF_JSON)
 		p.rows = json_array();
 	header(&p);
-	size_t pfirst = 2 + !by_shown(&p) + GS_ARRAY_SIZE(shown);
+	size_t pfirst = 3 + !by_shown(&p) + GS_ARRAY_SIZE(shown);
 	for (size_t i = 0; i < sw.nfields; i++)
 		if (sw.fields[i].kind == GS_QK_METRIC)
 			pfirst++;
@@ -273,13 +322,24 @@ int gs_query_top(struct gs_query *q, long n, const char *by_name, int desc_given
 		json_object_set_new(o, "modeled", json_boolean(sw.modeled));
 		json_object_set_new(o, "by", json_string(sw.fields[p.by].name));
 		json_object_set_new(o, "order", json_string(p.desc ? "desc" : "asc"));
+		/* the ranks from the top whose time intervals meet #1's */
+		json_object_set_new(o, "tied", p.tied > 1 && by_time ? json_integer(p.tied)
+								     : json_null());
 		json_object_set_new(o, "rows", p.rows);
 		p.rows = NULL;
 		gs_qjson_print(q->out, o);
 	} else {
 		gs_qtable_print(p.t, q->out, q->fmt == GS_QF_CSV);
+		int tie = q->fmt == GS_QF_TABLE && by_time && p.tied > 1;
+		if (tie || (q->fmt == GS_QF_TABLE && (p.base_seen || sw.modeled)))
+			fputc('\n', q->out);
+		if (tie && p.tied == 2)
+			fprintf(q->out, "note: #1 and #2 overlap (a statistical tie at 95%%)\n");
+		else if (tie)
+			fprintf(q->out, "note: #2 to #%ld each overlap #1 (a statistical tie at 95%%)\n",
+				p.tied);
 		if (q->fmt == GS_QF_TABLE && (p.base_seen || sw.modeled))
-			fprintf(q->out, "\n%s%s%s\n", p.base_seen ? "* the baseline" : "",
+			fprintf(q->out, "%s%s%s\n", p.base_seen ? "* the baseline" : "",
 				p.base_seen && sw.modeled ? "; " : "",
 				sw.modeled ? "times are modeled by the emulated device" : "");
 	}

@@ -45,6 +45,7 @@ struct gs_sweep_stats {
 	double restart_s;         /* from a replacement's start to its ready */
 	double compile_busy_s, device_busy_s, wall_s;
 	double timed_s;           /* timed kernel work the results report */
+	double work_s;            /* time_ms x (runs + warm-ups) of measured ok results */
 	int interrupted;          /* the signal that stopped it (SIGINT, SIGTERM, SIGHUP), or 0 */
 	int failed;
 };

@@ -53,7 +53,11 @@ struct target {
 	int created;  /* by this merge */
 	int self_checked; /* self_part() ran: a sweep run in the output is a part */
 	const struct in_sweep *first;
-	double dtime[3]; /* wall, compile and device seconds the merge adds */
+	/* what the merge adds to the sweep's sums, in part_sums order, and
+	 * whether any part knew it (an input older than schema 6 does not) */
+	double dsum[6];
+	int known[6];
+	int threads; /* the most compile threads of a part */
 };
 
 struct cols {
@@ -420,25 +424,61 @@ static int target_of(struct merge *m, const struct in_sweep *s, struct target **
 }
 
 /* The columns of sweep_part after sweep_id, in this order, and a SELECT of
- * the same columns describing a sweep that was run rather than merged. */
+ * the same columns describing a sweep that was run rather than merged; the
+ * columns from compile_threads on came with schema 6 and are NULL from an
+ * input that predates it. */
 #define PART_COLS                                                                        \
 	"ident_hash, host, created_at, shard, device, gpus, gsearch_version, started_at,"  \
-	" finished_at, status, wall_s, compile_busy_s, device_busy_s, configs, results, source"
-#define PART_NCOLS 16
-#define PART_WALL 10 /* then compile_busy_s, device_busy_s */
+	" finished_at, status, wall_s, compile_busy_s, device_busy_s, configs, results, source," \
+	" compile_threads, worker_restarts, restart_s, timed_s"
+#define PART_NCOLS 20
 #define PART_SOURCE 15
+#define PART_THREADS 16
 #define PART_OF_SWEEP                                                                    \
 	"SELECT s.ident_hash, coalesce(s.host, ''), s.created_at, s.shard, s.device,"        \
 	" (SELECT group_concat(d, ',') FROM (SELECT DISTINCT device AS d FROM result"         \
 	"  WHERE sweep_id = s.id AND device IS NOT NULL ORDER BY d)),"                         \
 	" s.gsearch_version, s.started_at, s.finished_at, s.status, s.wall_s, s.compile_busy_s," \
 	" s.device_busy_s, (SELECT count(*) FROM config WHERE sweep_id = s.id),"               \
-	" (SELECT count(*) FROM result WHERE sweep_id = s.id), NULL FROM sweep s WHERE s.id = ?1"
+	" (SELECT count(*) FROM result WHERE sweep_id = s.id), NULL, %s FROM sweep s"         \
+	" WHERE s.id = ?1"
+#define PART_NEW_COLS 4 /* compile_threads, worker_restarts, restart_s, timed_s */
+
+/* The columns of a part that add up over the runs of a sweep, as offsets
+ * into PART_COLS: wall_s, compile_busy_s, device_busy_s, worker_restarts,
+ * restart_s, timed_s (the order of summarize()'s ?3 to ?8). */
+static const struct {
+	int col;
+} part_sums[] = { { 10 }, { 11 }, { 12 }, { 17 }, { 18 }, { 19 } };
+
+/* PART_OF_SWEEP for db, whose sweep table may predate schema 6. */
+static int part_of_sweep(struct merge *m, sqlite3 *db, const char *path, sqlite3_stmt **q)
+{
+	static const char *const cols[PART_NEW_COLS] = { "compile_threads", "worker_restarts",
+							 "restart_s", "timed_s" };
+	struct cols have;
+	struct gs_buf list = GS_BUF_INIT;
+	int rc;
+
+	if ((rc = cols_of(m, db, "sweep", NULL, &have, path)) < 0)
+		return rc;
+	for (size_t i = 0; i < PART_NEW_COLS; i++) {
+		int has = col_index(&have, cols[i]) >= 0;
+
+		gs_buf_printf(&list, "%s%s%s", i ? ", " : "", has ? "s." : "NULL", has ? cols[i] : "");
+	}
+	cols_release(&have);
+	char *sql = gs_xasprintf(PART_OF_SWEEP, gs_buf_str(&list));
+	rc = prepare(m, db, sql, q, path);
+	free(sql);
+	gs_buf_release(&list);
+	return rc;
+}
 
 /* Upserts the part in q's current row into target t; a part that names no
  * source came from `source` (NULL: from the output itself, whose times the
  * sweep's row holds already).  The times it adds, or adds since it was
- * merged last, are counted in t->dtime. */
+ * merged last, are counted in t->dsum. */
 static int put_part(struct merge *m, struct target *t, sqlite3_stmt *q, const char *source)
 {
 	int rc;
@@ -447,9 +487,15 @@ static int put_part(struct merge *m, struct target *t, sqlite3_stmt *q, const ch
 	for (int i = 0; i < 3; i++)
 		sqlite3_bind_value(m->part_has, 2 + i, sqlite3_column_value(q, i));
 	rc = sqlite3_step(m->part_has);
-	for (int i = 0; source && i < 3; i++)
-		t->dtime[i] += sqlite3_column_double(q, PART_WALL + i) -
-			       (rc == SQLITE_ROW ? sqlite3_column_double(m->part_has, i) : 0);
+	for (size_t i = 0; source && i < GS_ARRAY_SIZE(part_sums); i++) {
+		if (sqlite3_column_type(q, part_sums[i].col) == SQLITE_NULL)
+			continue;
+		t->known[i] = 1;
+		t->dsum[i] += sqlite3_column_double(q, part_sums[i].col) -
+			      (rc == SQLITE_ROW ? sqlite3_column_double(m->part_has, (int)i) : 0);
+	}
+	if (source && sqlite3_column_int(q, PART_THREADS) > t->threads)
+		t->threads = sqlite3_column_int(q, PART_THREADS);
 	sqlite3_reset(m->part_has);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return merr_db(m, m->out, "cannot read the parts of a sweep", NULL);
@@ -487,7 +533,7 @@ static int self_part(struct merge *m, struct target *t)
 		return merr_db(m, m->out, "cannot read the parts of a sweep", NULL);
 	if (parts)
 		return 0;
-	if ((rc = prepare(m, m->out, PART_OF_SWEEP, &q, NULL)) < 0)
+	if ((rc = part_of_sweep(m, m->out, NULL, &q)) < 0)
 		return rc;
 	sqlite3_bind_int64(q, 1, t->id);
 	rc = sqlite3_step(q) == SQLITE_ROW ? put_part(m, t, q, NULL) : 0;
@@ -800,8 +846,29 @@ static int copy_parts(struct merge *m, const struct in_sweep *s, struct target *
 
 	query_int(src, "SELECT 1 FROM sqlite_master WHERE name = 'sweep_part'", 0, &ok);
 	if (ok) {
-		if ((rc = prepare(m, src, "SELECT " PART_COLS " FROM sweep_part WHERE sweep_id = ?1"
-					  " ORDER BY created_at, host, ident_hash", &q, path)) < 0)
+		struct cols want = { 0 }, have;
+		struct gs_buf sql = GS_BUF_INIT;
+		char *names = gs_xstrdup(PART_COLS);
+		size_t cap = 0;
+
+		for (char *w, *save = NULL, *p = names; (w = strtok_r(p, ", ", &save)); p = NULL) {
+			gs_grow(&want.name, &cap, want.n + 1, sizeof(*want.name));
+			want.name[want.n++] = gs_xstrdup(w);
+		}
+		free(names);
+		if ((rc = cols_of(m, src, "sweep_part", NULL, &have, path)) < 0) {
+			cols_release(&want);
+			return rc;
+		}
+		gs_buf_puts(&sql, "SELECT ");
+		select_list(&sql, &want, &have);
+		gs_buf_puts(&sql, " FROM sweep_part WHERE sweep_id = ?1"
+				  " ORDER BY created_at, host, ident_hash");
+		cols_release(&want);
+		cols_release(&have);
+		rc = prepare(m, src, gs_buf_str(&sql), &q, path);
+		gs_buf_release(&sql);
+		if (rc < 0)
 			return rc;
 		sqlite3_bind_int64(q, 1, s->id);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW && ++n)
@@ -815,7 +882,7 @@ static int copy_parts(struct merge *m, const struct in_sweep *s, struct target *
 		if (n)
 			return 0;
 	}
-	if ((rc = prepare(m, src, PART_OF_SWEEP, &q, path)) < 0)
+	if ((rc = part_of_sweep(m, src, path, &q)) < 0)
 		return rc;
 	sqlite3_bind_int64(q, 1, s->id);
 	rc = sqlite3_step(q) == SQLITE_ROW ? put_part(m, t, q, path)
@@ -939,6 +1006,12 @@ static int summarize(struct merge *m, struct target *t, struct gs_merge_sweep *o
 		" wall_s = coalesce(wall_s, 0) + ?3,"
 		" compile_busy_s = coalesce(compile_busy_s, 0) + ?4,"
 		" device_busy_s = coalesce(device_busy_s, 0) + ?5,"
+		" worker_restarts = CASE WHEN ?6 IS NULL THEN worker_restarts"
+		"  ELSE coalesce(worker_restarts, 0) + ?6 END,"
+		" restart_s = CASE WHEN ?7 IS NULL THEN restart_s ELSE coalesce(restart_s, 0) + ?7 END,"
+		" timed_s = CASE WHEN ?8 IS NULL THEN timed_s ELSE coalesce(timed_s, 0) + ?8 END,"
+		" compile_threads = CASE WHEN ?9 > 0 THEN max(coalesce(compile_threads, 0), ?9)"
+		"  ELSE compile_threads END,"
 		" created_at = coalesce(min(created_at, coalesce((SELECT min(created_at) FROM"
 		"  sweep_part WHERE sweep_id = ?1 AND created_at <> ''), created_at)), created_at),"
 		" started_at = coalesce(min(started_at, coalesce((SELECT min(started_at) FROM"
@@ -971,7 +1044,11 @@ static int summarize(struct merge *m, struct target *t, struct gs_merge_sweep *o
 	sqlite3_bind_int64(q, 1, t->id);
 	sqlite3_bind_text(q, 2, o->status, -1, SQLITE_STATIC);
 	for (int i = 0; i < 3; i++)
-		sqlite3_bind_double(q, 3 + i, t->dtime[i]);
+		sqlite3_bind_double(q, 3 + i, t->dsum[i]);
+	for (int i = 3; i < 6; i++)
+		if (t->known[i])
+			sqlite3_bind_double(q, 3 + i, t->dsum[i]);
+	sqlite3_bind_int(q, 9, t->threads);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
@@ -1059,20 +1136,24 @@ static int prepare_out(struct merge *m)
 	if ((rc = prepare(m, m->out, gs_buf_str(&sql), &m->conf_ins, NULL)) < 0)
 		goto out;
 	if ((rc = prepare(m, m->out,
-			  "SELECT wall_s, compile_busy_s, device_busy_s FROM sweep_part WHERE"
+			  "SELECT wall_s, compile_busy_s, device_busy_s, worker_restarts, restart_s,"
+			  " timed_s FROM sweep_part WHERE"
 			  " sweep_id = ?1 AND ident_hash = ?2 AND host = ?3 AND created_at = ?4",
 			  &m->part_has, NULL)) < 0)
 		goto out;
 	rc = prepare(m, m->out,
 		     "INSERT INTO sweep_part (sweep_id, " PART_COLS ") VALUES (?1, ?2, ?3, ?4, ?5,"
-		     " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)"
+		     " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
 		     " ON CONFLICT (sweep_id, ident_hash, host, created_at) DO UPDATE SET"
 		     " shard = excluded.shard, device = excluded.device, gpus = excluded.gpus,"
 		     " gsearch_version = excluded.gsearch_version, started_at = excluded.started_at,"
 		     " finished_at = excluded.finished_at, status = excluded.status,"
 		     " wall_s = excluded.wall_s, compile_busy_s = excluded.compile_busy_s,"
 		     " device_busy_s = excluded.device_busy_s, configs = excluded.configs,"
-		     " results = excluded.results, source = excluded.source",
+		     " results = excluded.results, source = excluded.source,"
+		     " compile_threads = excluded.compile_threads,"
+		     " worker_restarts = excluded.worker_restarts, restart_s = excluded.restart_s,"
+		     " timed_s = excluded.timed_s",
 		     &m->part_put, NULL);
 out:
 	gs_buf_release(&sql);

@@ -171,12 +171,39 @@ static const char schema_v5[] =
 	");\n"
 	"CREATE INDEX result_conflict_config ON result_conflict(sweep_id, idx);\n";
 
+/* Schema 6: what the stopping rule found for each measurement, and what a
+ * run needs for its overhead factor: the compile threads, the workers it
+ * replaced, and the kernel work its measurements timed.  result_conflict
+ * mirrors result, so it gains the same columns. */
+static const char schema_v6[] =
+	"ALTER TABLE result ADD COLUMN ci_lo_ms REAL; -- the median's 95% interval, low end\n"
+	"ALTER TABLE result ADD COLUMN ci_hi_ms REAL; -- high end\n"
+	"ALTER TABLE result ADD COLUMN ci_pct REAL; -- the interval's coverage, in %\n"
+	"ALTER TABLE result ADD COLUMN runs INTEGER; -- timed runs (samples x runs per sample)\n"
+	"ALTER TABLE result ADD COLUMN warmups INTEGER; -- runs discarded as warm-up\n"
+	"ALTER TABLE result ADD COLUMN timed_ms REAL; -- timed kernel work, warm-up included\n"
+	"ALTER TABLE result_conflict ADD COLUMN ci_lo_ms REAL;\n"
+	"ALTER TABLE result_conflict ADD COLUMN ci_hi_ms REAL;\n"
+	"ALTER TABLE result_conflict ADD COLUMN ci_pct REAL;\n"
+	"ALTER TABLE result_conflict ADD COLUMN runs INTEGER;\n"
+	"ALTER TABLE result_conflict ADD COLUMN warmups INTEGER;\n"
+	"ALTER TABLE result_conflict ADD COLUMN timed_ms REAL;\n"
+	"ALTER TABLE sweep ADD COLUMN compile_threads INTEGER; -- the most any run compiled with\n"
+	"ALTER TABLE sweep ADD COLUMN worker_restarts INTEGER; -- device workers replaced\n"
+	"ALTER TABLE sweep ADD COLUMN restart_s REAL; -- from a replacement's start to its ready\n"
+	"ALTER TABLE sweep ADD COLUMN timed_s REAL; -- timed kernel work the results report\n"
+	"ALTER TABLE sweep_part ADD COLUMN compile_threads INTEGER;\n"
+	"ALTER TABLE sweep_part ADD COLUMN worker_restarts INTEGER;\n"
+	"ALTER TABLE sweep_part ADD COLUMN restart_s REAL;\n"
+	"ALTER TABLE sweep_part ADD COLUMN timed_s REAL;\n";
+
 const char *const gs_store_migrations[] = {
 	schema_v1, /* 0 -> 1 */
 	schema_v2, /* 1 -> 2 */
 	schema_v3, /* 2 -> 3 */
 	schema_v4, /* 3 -> 4 */
 	schema_v5, /* 4 -> 5 */
+	schema_v6, /* 5 -> 6 */
 };
 const size_t gs_store_nmigrations = GS_ARRAY_SIZE(gs_store_migrations);
 

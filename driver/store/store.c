@@ -51,7 +51,11 @@
 	X(SWEEP_TIMES,                                                                           \
 	  "UPDATE sweep SET wall_s = coalesce(wall_s, 0) + ?2,"                                  \
 	  " compile_busy_s = coalesce(compile_busy_s, 0) + ?3,"                                  \
-	  " device_busy_s = coalesce(device_busy_s, 0) + ?4 WHERE id = ?1")                      \
+	  " device_busy_s = coalesce(device_busy_s, 0) + ?4,"                                    \
+	  " compile_threads = max(coalesce(compile_threads, 0), ?5),"                            \
+	  " worker_restarts = coalesce(worker_restarts, 0) + ?6,"                                \
+	  " restart_s = coalesce(restart_s, 0) + ?7,"                                            \
+	  " timed_s = coalesce(timed_s, 0) + ?8 WHERE id = ?1")                                  \
 	X(SWEEP_SPACE, "SELECT space_name FROM sweep WHERE id = ?1")                             \
 	X(SWEEP_NEWEST_VIEW,                                                                     \
 	  "SELECT max(id) FROM sweep WHERE space_name = ?1 AND EXISTS (SELECT 1 FROM sqlite_master" \
@@ -73,9 +77,10 @@
 	X(RESULT_PUT,                                                                            \
 	  "INSERT OR REPLACE INTO result (sweep_id, idx, variant_hash, status, time_ms, min_ms,"  \
 	  " iqr_ms, reps, blocks_per_sm, occupancy, limiter, energy_j, power_w, sm_clock_mhz,"    \
-	  " temp_c, max_abs_err, max_rel_err, error, metrics, counters, device, modeled) VALUES"  \
+	  " temp_c, max_abs_err, max_rel_err, error, metrics, counters, device, modeled,"         \
+	  " ci_lo_ms, ci_hi_ms, ci_pct, runs, warmups, timed_ms) VALUES"                          \
 	  " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"    \
-	  " ?19, ?20, ?21, ?22)")                                                                 \
+	  " ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)")                                   \
 	X(RESULT_DONE, "SELECT idx FROM result WHERE sweep_id = ?1")                              \
 	X(CONFIG_SET_VARIANT,                                                                    \
 	  "UPDATE config SET variant_hash = ?3 WHERE sweep_id = ?1 AND idx = ?2")               \
@@ -515,8 +520,7 @@ int gs_store_sweep_set_status(struct gs_store *s, int64_t sweep_id, const char *
 	return 0;
 }
 
-int gs_store_sweep_add_times(struct gs_store *s, int64_t sweep_id, double wall_s,
-			     double compile_busy_s, double device_busy_s)
+int gs_store_sweep_add_times(struct gs_store *s, int64_t sweep_id, const struct gs_sweep_times *t)
 {
 	sqlite3_stmt *st;
 	char what[96];
@@ -525,9 +529,13 @@ int gs_store_sweep_add_times(struct gs_store *s, int64_t sweep_id, double wall_s
 	if (!(st = stmt(s, ST_SWEEP_TIMES)))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, sweep_id);
-	sqlite3_bind_double(st, 2, wall_s);
-	sqlite3_bind_double(st, 3, compile_busy_s);
-	sqlite3_bind_double(st, 4, device_busy_s);
+	sqlite3_bind_double(st, 2, t->wall_s);
+	sqlite3_bind_double(st, 3, t->compile_busy_s);
+	sqlite3_bind_double(st, 4, t->device_busy_s);
+	sqlite3_bind_int(st, 5, t->compile_threads > 0 ? t->compile_threads : 0);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)t->worker_restarts);
+	sqlite3_bind_double(st, 7, t->restart_s > 0 ? t->restart_s : 0);
+	sqlite3_bind_double(st, 8, t->timed_s > 0 ? t->timed_s : 0);
 	snprintf(what, sizeof(what), "cannot record the times of sweep %lld", (long long)sweep_id);
 	if ((rc = step_done(s, st, what)) < 0)
 		return rc;
@@ -690,6 +698,12 @@ static const struct view_col {
 	{ "min_ms", "r.min_ms" },
 	{ "iqr_ms", "r.iqr_ms" },
 	{ "reps", "r.reps" },
+	{ "ci_lo_ms", "r.ci_lo_ms" },
+	{ "ci_hi_ms", "r.ci_hi_ms" },
+	{ "ci_pct", "r.ci_pct" },
+	{ "runs", "r.runs" },
+	{ "warmups", "r.warmups" },
+	{ "timed_ms", "r.timed_ms" },
 	{ "blocks_per_sm", "r.blocks_per_sm" },
 	{ "occupancy", "r.occupancy" },
 	{ "limiter", "r.limiter" },
@@ -1112,6 +1126,13 @@ int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r)
 	bind_text_or_null(st, 20, r->counters);
 	bind_text_or_null(st, 21, r->device);
 	sqlite3_bind_int(st, 22, r->modeled ? 1 : 0);
+	bind_real_or_null(st, 23, r->ci_lo_ms);
+	bind_real_or_null(st, 24, r->ci_hi_ms);
+	bind_real_or_null(st, 25, r->ci_pct);
+	/* no timed run: nothing was measured, so no warm-up count either */
+	bind_int_or_null(st, 26, r->runs > 0 ? r->runs : -1);
+	bind_int_or_null(st, 27, r->runs > 0 ? r->warmups : -1);
+	bind_real_or_null(st, 28, r->timed_ms > 0 ? r->timed_ms : -1);
 	int rc = sqlite3_step(st);
 	rc = rc == SQLITE_DONE ? 0
 			       : fail_db(s, rc, "cannot store the result of configuration %lld",

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 5
+#define GS_STORE_SCHEMA_VERSION 6
 
 struct gs_store;
 
@@ -59,10 +59,18 @@ int gs_store_sweep_open(struct gs_store *s, const struct gs_sweep_ident *id, int
  * sets started_at (first start only) and clears finished_at; "done",
  * "interrupted" and "failed" set finished_at. */
 int gs_store_sweep_set_status(struct gs_store *s, int64_t sweep_id, const char *status);
-/* Adds one run's wall, compile-busy and device-busy seconds to the sweep's
- * totals (a resumed sweep accumulates its runs). */
-int gs_store_sweep_add_times(struct gs_store *s, int64_t sweep_id, double wall_s,
-			     double compile_busy_s, double device_busy_s);
+/* What one run of a sweep cost. */
+struct gs_sweep_times {
+	double wall_s, compile_busy_s, device_busy_s;
+	int compile_threads;
+	uint64_t worker_restarts;
+	double restart_s; /* from a replacement's start to its ready */
+	double timed_s;   /* timed kernel work the results report */
+};
+/* Adds one run's times to the sweep's totals (a resumed sweep accumulates
+ * its runs); compile_threads keeps the most any run used, which bounds how
+ * fast its compiles could go. */
+int gs_store_sweep_add_times(struct gs_store *s, int64_t sweep_id, const struct gs_sweep_times *t);
 /* Number of config rows this sweep has. */
 int gs_store_config_count(struct gs_store *s, int64_t sweep_id, int64_t *n);
 

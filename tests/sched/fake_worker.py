@@ -9,7 +9,7 @@ misbehaves by configuration index, so one sweep exercises every fault:
   idx % 6 == 4: answers for another configuration (a protocol violation)
   idx % 6 == 5: a crash result marked sticky, then exits (as a broken
                 CUDA context makes the real worker do)
-  otherwise:    a result with time_ms = 1 + idx / 100
+  otherwise:    a result with time_ms = 1 + idx / 100 and an interval
 With FAKE_SETUP_HANG=1 it never finishes its setup.  With FAKE_ALL_OK=1
 every configuration succeeds, each after FAKE_DELAY
 seconds (default 0), for the resume and interrupt tests.
@@ -80,5 +80,10 @@ while True:
                                               "sticky": True}))
         time.sleep(0.2)  # the supervisor must not dispatch to us meanwhile
         sys.exit(0)
-    send("result", str(idx), json.dumps({"status": "ok", "time_ms": 1 + idx / 100,
-                                          "min_ms": 1, "iqr_ms": 0, "reps": 10}))
+    t = 1 + idx / 100
+    # as the stopping rule reports: 12 timed runs after 2 warm-ups
+    send("result", str(idx), json.dumps({"status": "ok", "time_ms": t,
+                                          "min_ms": 1, "iqr_ms": 0, "reps": 10,
+                                          "runs": 12, "warmups": 2,
+                                          "ci_lo_ms": t * 0.999, "ci_hi_ms": t * 1.002,
+                                          "ci_pct": 96.14, "timed_ms": 14 * t}))

@@ -127,12 +127,23 @@ static void make_run(const char *name, const struct run *r)
 			.occupancy = 0.5,
 			.energy_j = -1, .power_w = -1, .sm_clock_mhz = -1, .temp_c = -1,
 			.max_abs_err = 0, .max_rel_err = 0,
+			.ci_lo_ms = idx == r->crash_idx ? -1 : time_of(idx) * 0.99,
+			.ci_hi_ms = idx == r->crash_idx ? -1 : time_of(idx) * 1.01 + (idx == r->odd_idx),
+			.ci_pct = idx == r->crash_idx ? -1 : 95.1,
+			.runs = idx == r->crash_idx ? -1 : 10,
+			.warmups = 2,
+			.timed_ms = idx == r->crash_idx ? -1 : 10 * time_of(idx),
 		};
 		ck_assert_msg(gs_store_result_put(s, &res) == 0, "%s", gs_store_errmsg(s));
 		free(p);
 	}
 	ck_assert_int_eq(gs_store_commit(s), 0);
-	ck_assert_int_eq(gs_store_sweep_add_times(s, sweep, r->wall_s, 0.5, r->wall_s / 2), 0);
+	struct gs_sweep_times t = { .wall_s = r->wall_s, .compile_busy_s = 0.5,
+				    .device_busy_s = r->wall_s / 2,
+				    .compile_threads = 2 + (int)r->shard_i,
+				    .worker_restarts = r->shard_i, .restart_s = 0.25 * (double)r->shard_i,
+				    .timed_s = r->wall_s / 4 };
+	ck_assert_int_eq(gs_store_sweep_add_times(s, sweep, &t), 0);
 	ck_assert_int_eq(gs_store_sweep_set_status(s, sweep, r->status ? r->status : "done"), 0);
 	if (r->host) {
 		char *sql = sqlite3_mprintf("UPDATE sweep SET host = %Q", r->host);
@@ -235,7 +246,7 @@ static int64_t differing(sqlite3 *db, const char *other, const char *cols, const
 static const char RESULT_COLS[] =
 	"idx, variant_hash, status, time_ms, min_ms, iqr_ms, reps, blocks_per_sm, occupancy,"
 	" limiter, energy_j, power_w, sm_clock_mhz, temp_c, max_abs_err, max_rel_err, error,"
-	" metrics, counters, device";
+	" metrics, counters, device, ci_lo_ms, ci_hi_ms, ci_pct, runs, warmups, timed_ms";
 
 START_TEST(test_shards_equal_single_run)
 {
@@ -517,7 +528,7 @@ START_TEST(test_run_finishes_a_merged_store)
 		"INSERT INTO result (sweep_id, idx, status, time_ms) SELECT 1, idx, 'ok', 1"
 		" FROM config WHERE idx % 2 = 1";
 	ck_assert_int_eq(sqlite3_exec(db, run_sql, NULL, NULL, NULL), SQLITE_OK);
-	ck_assert_int_eq(gs_store_sweep_add_times(s, 1, 7, 0, 0), 0);
+	ck_assert_int_eq(gs_store_sweep_add_times(s, 1, &(struct gs_sweep_times){ .wall_s = 7 }), 0);
 	ck_assert_int_eq(gs_store_sweep_set_status(s, 1, "done"), 0);
 	gs_store_close(s);
 	free(p);
@@ -529,6 +540,86 @@ START_TEST(test_run_finishes_a_merged_store)
 	gs_merge_stats_release(&ms);
 	db = open_db("m.db");
 	ck_assert_int_eq(sql_int(db, "SELECT wall_s FROM sweep"), 2 + 7);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* What schema 6 added travels too: the parts' restarts and timed work add
+ * up, the compile threads are the most any part had, the intervals of the
+ * results and of the conflicts come along; an input that predates it gives
+ * NULL and leaves the sums alone. */
+START_TEST(test_interval_and_cost_columns)
+{
+	struct gs_merge_stats ms;
+	static const char *const in[] = { "s0.db", "s1.db", "s2.db" };
+
+	for (uint64_t i = 0; i < 3; i++) {
+		struct run r = shard(i, 3);
+
+		make_run(in[i], &r);
+	}
+	merge("m.db", in, 3, 0, &ms, NULL);
+	gs_merge_stats_release(&ms);
+	sqlite3 *db = open_db("m.db");
+	/* restarts 0 + 1 + 2, restart time 0 + 0.25 + 0.5, timed (2 + 3 + 4) / 4 */
+	ck_assert_int_eq(sql_int(db, "SELECT worker_restarts = 3 AND restart_s = 0.75 AND"
+				     " timed_s = 2.25 AND compile_threads = 4 FROM sweep"),
+			 1);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM sweep_part WHERE compile_threads ="
+				     " 2 + CAST(substr(shard, 1, 1) AS INTEGER) AND timed_s = wall_s / 4"
+				     " AND worker_restarts IS NOT NULL AND restart_s IS NOT NULL"),
+			 3);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM result WHERE ci_lo_ms < time_ms AND"
+				     " ci_hi_ms > time_ms AND ci_pct = 95.1 AND runs = 10 AND"
+				     " warmups = 2 AND timed_ms = 10 * time_ms"),
+			 NCONFIGS);
+	sqlite3_close(db);
+
+	/* a re-measurement that disagrees keeps its interval beside the first */
+	struct run odd = shard(1, 3);
+	static const char *const again[] = { "o1.db" };
+	odd.odd_idx = 1;
+	odd.host = "otherhost";
+	make_run("o1.db", &odd);
+	merge("m.db", again, 1, 0, &ms, NULL);
+	ck_assert_int_eq(ms.conflicts_new, 1);
+	gs_merge_stats_release(&ms);
+	db = open_db("m.db");
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM result_conflict WHERE idx = 1 AND"
+				     " ci_hi_ms > 2 AND runs = 10 AND warmups = 2 AND ci_pct = 95.1"),
+			 1);
+	ck_assert_int_eq(sql_int(db, "SELECT worker_restarts = 4 AND compile_threads = 4"
+				     " FROM sweep"),
+			 1);
+	sqlite3_close(db);
+
+	/* an input from before schema 6 */
+	struct run old = shard(0, 1);
+	static const char *const olds[] = { "old.db" };
+	make_run("old.db", &old);
+	db = open_db("old.db");
+	ck_assert_int_eq(sqlite3_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul;"
+					  "ALTER TABLE sweep DROP COLUMN compile_threads;"
+					  "ALTER TABLE sweep DROP COLUMN worker_restarts;"
+					  "ALTER TABLE sweep DROP COLUMN restart_s;"
+					  "ALTER TABLE sweep DROP COLUMN timed_s;"
+					  "ALTER TABLE result DROP COLUMN ci_lo_ms;"
+					  "ALTER TABLE result DROP COLUMN runs;"
+					  "PRAGMA user_version = 5",
+					  NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	merge("old-m.db", olds, 1, 0, &ms, NULL);
+	ck_assert_int_eq(ms.results_new, NCONFIGS);
+	gs_merge_stats_release(&ms);
+	db = open_db("old-m.db");
+	ck_assert_int_eq(sql_int(db, "SELECT wall_s = 2 AND compile_threads IS NULL AND"
+				     " worker_restarts IS NULL AND restart_s IS NULL AND timed_s IS NULL"
+				     " FROM sweep"),
+			 1);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM result WHERE ci_lo_ms IS NULL AND"
+				     " runs IS NULL AND ci_hi_ms IS NOT NULL"),
+			 NCONFIGS);
 	sqlite3_close(db);
 }
 END_TEST
@@ -582,6 +673,7 @@ static TCase *tc_merge(void)
 	tcase_add_test(tc, test_missing_shards_then_complete);
 	tcase_add_test(tc, test_into_a_store_run_unsharded);
 	tcase_add_test(tc, test_run_finishes_a_merged_store);
+	tcase_add_test(tc, test_interval_and_cost_columns);
 	tcase_add_test(tc, test_bad_inputs);
 	return tc;
 }

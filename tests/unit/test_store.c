@@ -325,11 +325,20 @@ START_TEST(test_sweep_status_and_times)
 	ck_assert_int_eq(gs_store_sweep_set_status(s, 99, "done"), -ENOENT);
 	ck_assert_str_eq(gs_store_errmsg(s), "cannot set the status of sweep 99: no such sweep");
 
-	ck_assert_int_eq(gs_store_sweep_add_times(s, id, 10, 4, 8), 0);
-	ck_assert_int_eq(gs_store_sweep_add_times(s, id, 1, 0.5, 0.25), 0);
+	struct gs_sweep_times t1 = { .wall_s = 10, .compile_busy_s = 4, .device_busy_s = 8,
+				     .compile_threads = 4, .worker_restarts = 2, .restart_s = 1.5,
+				     .timed_s = 6 };
+	struct gs_sweep_times t2 = { .wall_s = 1, .compile_busy_s = 0.5, .device_busy_s = 0.25,
+				     .compile_threads = 2, .timed_s = 0.125 };
+	ck_assert_int_eq(gs_store_sweep_add_times(s, id, &t1), 0);
+	ck_assert_int_eq(gs_store_sweep_add_times(s, id, &t2), 0);
+	/* a resumed sweep adds its runs up; the threads are the most any used */
 	ck_assert_int_eq(sql_int(db, "SELECT wall_s = 11 AND compile_busy_s = 4.5 AND "
-				     "device_busy_s = 8.25 FROM sweep WHERE id = 1"),
+				     "device_busy_s = 8.25 AND compile_threads = 4 AND "
+				     "worker_restarts = 2 AND restart_s = 1.5 AND timed_s = 6.125 "
+				     "FROM sweep WHERE id = 1"),
 			 1);
+	ck_assert_int_eq(gs_store_sweep_add_times(s, 99, &t2), -ENOENT);
 	gs_store_close(s);
 	free(path);
 	rm_tmp(dir);
@@ -505,9 +514,119 @@ START_TEST(test_views_quoting_and_collisions)
 }
 END_TEST
 
+START_TEST(test_result_interval_columns)
+{
+	char *dir = mk_tmp();
+	char *path = gs_xasprintf("%s/m.db", dir);
+	struct gs_store *s = open_ok(path, 0);
+	int64_t id = sweep_ok(s, HASH_A, 1);
+	sqlite3 *db = gs_store_sqlite(s);
+	struct gs_result_row r = {
+		.sweep_id = id, .idx = 0, .status = "ok", .time_ms = 0.2031, .min_ms = 0.2, .iqr_ms = 0.001,
+		.reps = 12, .blocks_per_sm = -1, .occupancy = -1, .energy_j = -1, .power_w = -1,
+		.sm_clock_mhz = -1, .temp_c = -1, .max_abs_err = -1, .max_rel_err = -1,
+		.ci_lo_ms = 0.2029, .ci_hi_ms = 0.2034, .ci_pct = 96.1, .runs = 12, .warmups = 2,
+		.timed_ms = 2.84,
+	};
+
+	add_configs(s, id);
+	ck_assert_msg(gs_store_result_put(s, &r) == 0, "%s", gs_store_errmsg(s));
+	ck_assert_int_eq(sql_int(db, "SELECT ci_lo_ms = 0.2029 AND ci_hi_ms = 0.2034 AND "
+				     "ci_pct = 96.1 AND runs = 12 AND warmups = 2 AND timed_ms = 2.84 "
+				     "FROM result WHERE idx = 0"),
+			 1);
+	/* a modeled time: one run, no interval, no timed work */
+	r.idx = 1;
+	r.modeled = 1;
+	r.ci_lo_ms = r.ci_hi_ms = r.ci_pct = r.timed_ms = -1;
+	r.runs = 1;
+	r.warmups = 0;
+	ck_assert_int_eq(gs_store_result_put(s, &r), 0);
+	ck_assert_int_eq(sql_int(db, "SELECT ci_lo_ms IS NULL AND ci_hi_ms IS NULL AND ci_pct IS NULL "
+				     "AND runs = 1 AND warmups = 0 AND timed_ms IS NULL "
+				     "FROM result WHERE idx = 1"),
+			 1);
+	/* nothing timed: no counts either */
+	r.idx = 2;
+	r.status = "crash";
+	r.time_ms = r.min_ms = r.iqr_ms = -1;
+	r.runs = r.warmups = r.reps = -1;
+	ck_assert_int_eq(gs_store_result_put(s, &r), 0);
+	ck_assert_int_eq(sql_int(db, "SELECT runs IS NULL AND warmups IS NULL FROM result "
+				     "WHERE idx = 2"),
+			 1);
+	ck_assert_int_eq(gs_store_views(s, id, "matmul", (const char *const[]){ "TILE", "UNROLL" }, 2),
+			 0);
+	ck_assert_int_eq(sql_int(db, "SELECT runs + warmups FROM sweep_1 WHERE idx = 0"), 14);
+	gs_store_close(s);
+	free(path);
+	rm_tmp(dir);
+}
+END_TEST
+
+/* A store of schema 5 keeps its rows through the migration; what schema 6
+ * adds is NULL for them. */
+START_TEST(test_migrates_schema_5)
+{
+	char *dir = mk_tmp();
+	char *path = gs_xasprintf("%s/m.db", dir);
+	struct gs_store *s = open_ok(path, 0);
+	int64_t id = sweep_ok(s, HASH_A, 1);
+	sqlite3 *db = gs_store_sqlite(s);
+
+	add_configs(s, id);
+	/* back to schema 5: the columns of step 6 dropped */
+	sql_exec(db, "INSERT INTO result (sweep_id, idx, status, time_ms) VALUES (1, 0, 'ok', 1.5)");
+	sql_exec(db, "UPDATE sweep SET wall_s = 3, compile_busy_s = 1, device_busy_s = 2");
+	static const char *const cols[][2] = {
+		{ "result", "ci_lo_ms" }, { "result", "ci_hi_ms" }, { "result", "ci_pct" },
+		{ "result", "runs" }, { "result", "warmups" }, { "result", "timed_ms" },
+		{ "result_conflict", "ci_lo_ms" }, { "result_conflict", "ci_hi_ms" },
+		{ "result_conflict", "ci_pct" }, { "result_conflict", "runs" },
+		{ "result_conflict", "warmups" }, { "result_conflict", "timed_ms" },
+		{ "sweep", "compile_threads" }, { "sweep", "worker_restarts" },
+		{ "sweep", "restart_s" }, { "sweep", "timed_s" },
+		{ "sweep_part", "compile_threads" }, { "sweep_part", "worker_restarts" },
+		{ "sweep_part", "restart_s" }, { "sweep_part", "timed_s" },
+	};
+	sql_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul");
+	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++) {
+		char *sql = gs_xasprintf("ALTER TABLE %s DROP COLUMN %s", cols[i][0], cols[i][1]);
+		sql_exec(db, sql);
+		free(sql);
+	}
+	sql_exec(db, "PRAGMA user_version = 5");
+	gs_store_close(s);
+
+	s = open_ok(path, 0);
+	db = gs_store_sqlite(s);
+	ck_assert_int_eq(gs_store_schema_version(s), GS_STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(sql_int(db, "SELECT time_ms = 1.5 AND ci_lo_ms IS NULL AND ci_hi_ms IS NULL"
+				     " AND ci_pct IS NULL AND runs IS NULL AND warmups IS NULL AND"
+				     " timed_ms IS NULL FROM result WHERE idx = 0"),
+			 1);
+	ck_assert_int_eq(sql_int(db, "SELECT wall_s = 3 AND compile_threads IS NULL AND"
+				     " worker_restarts IS NULL AND restart_s IS NULL AND timed_s IS NULL"
+				     " FROM sweep WHERE id = 1"),
+			 1);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM pragma_table_info('sweep_part') WHERE"
+				     " name IN ('compile_threads', 'worker_restarts', 'restart_s',"
+				     " 'timed_s')"),
+			 4);
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM pragma_table_info('result_conflict')"
+				     " WHERE name IN ('ci_lo_ms', 'ci_hi_ms', 'ci_pct', 'runs',"
+				     " 'warmups', 'timed_ms')"),
+			 6);
+	gs_store_close(s);
+	free(path);
+	rm_tmp(dir);
+}
+END_TEST
+
 GS_TEST_MAIN(test_open_creates_and_migrates, test_open_creates_parent_dirs,
 	     test_open_parent_is_a_file, test_readonly_missing_file, test_readonly_refuses_writes,
 	     test_newer_schema_refused, test_foreign_files_refused, test_sweep_reopen_and_new_ident,
 	     test_sweep_status_and_times, test_config_idempotent_and_conflict,
 	     test_views_one_column_per_param, test_views_space_follows_newest,
-	     test_views_quoting_and_collisions)
+	     test_views_quoting_and_collisions, test_result_interval_columns,
+	     test_migrates_schema_5)
