@@ -8,6 +8,7 @@
 #include "sched/sweep.h"
 #include <sqlite3.h>
 #include "space/enum.h"
+#include "store/lock.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -539,12 +540,21 @@ int gs_cmd_run(int argc, char **argv)
 				       : gs_xasprintf("results/%s.db", sp->name);
 	int status = GS_EXIT_OK;
 	struct gs_store *st = NULL;
+	struct gs_store_lock lock = { -1, NULL };
 	int64_t sweep = 0, before = 0, after = 0;
 	int created = 0;
 	struct gs_enum e;
 	int erc = gs_enum_init(&e, sp, a.shard_i, a.shard_n);
 	if (gs_store_open(&st, dbpath, 0) < 0) {
 		status = store_fail(st, "cannot open the store");
+		goto out;
+	}
+	/* the store's parent directory exists now; opening and migrating are
+	 * safe for two processes at once, measuring is not */
+	char lerr[1024];
+	if (gs_store_lock(&lock, dbpath, lerr, sizeof lerr) < 0) {
+		fprintf(stderr, "gsearch: error: %s\n", lerr);
+		status = GS_EXIT_ERRORS;
 		goto out;
 	}
 	if (gs_store_sweep_open(st, &id, &sweep, &created) < 0 ||
@@ -687,6 +697,7 @@ out:
 	gs_nvrtc_unload(nvrtc);
 	gs_enum_release(&e);
 	gs_store_close(st);
+	gs_store_unlock(&lock); /* after the last write */
 	free(dbpath);
 	gs_buf_release(&problems);
 	gs_buf_release(&params);
