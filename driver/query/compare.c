@@ -3,6 +3,7 @@
  * the resources that explain the difference; and, with --sweeps A,B, how an
  * optimum found on one device fares on another. */
 #include "query/query.h"
+#include "store/store.h"
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -297,7 +298,8 @@ static int port_of(struct gs_query *q, struct gs_qsweep *on, struct gs_qfilter *
 	int64_t idx = -1;
 	if (sqlite3_prepare_v2(q->db, "SELECT idx FROM config WHERE sweep_id = ?1 AND params = ?2",
 			       -1, &s, NULL)) {
-		fprintf(stderr, "gsearch: error: cannot read %s: %s\n", q->path, sqlite3_errmsg(q->db));
+		fprintf(stderr, "gsearch: error: cannot read %s: %s%s\n", q->path, sqlite3_errmsg(q->db),
+			gs_store_damage_hint(sqlite3_extended_errcode(q->db), q->path));
 		return -1;
 	}
 	sqlite3_bind_int64(s, 1, on->id);

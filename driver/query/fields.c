@@ -6,6 +6,7 @@
  * fragments of the table below; the sweep id, the configuration index and
  * every JSON path are bound, so nothing a user typed reaches SQL text. */
 #include "query/query.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -254,8 +255,9 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 	sqlite3_stmt *s;
 	if (id <= 0) {
 		if (sqlite3_prepare_v2(q->db, "SELECT max(id) FROM sweep", -1, &s, NULL)) {
-			fprintf(stderr, "gsearch: error: cannot read %s: %s\n", q->path,
-				sqlite3_errmsg(q->db));
+			fprintf(stderr, "gsearch: error: cannot read %s: %s%s\n", q->path,
+				sqlite3_errmsg(q->db),
+			gs_store_damage_hint(sqlite3_extended_errcode(q->db), q->path));
 			return -1;
 		}
 		if (sqlite3_step(s) == SQLITE_ROW)
@@ -277,7 +279,8 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 				      " created_at, started_at, finished_at, host, gsearch_version,"
 				      " wall_s, compile_busy_s, device_busy_s, params_json FROM sweep"
 				      " WHERE id = ?1", -1, &s, NULL)) {
-		fprintf(stderr, "gsearch: error: cannot read %s: %s\n", q->path, sqlite3_errmsg(q->db));
+		fprintf(stderr, "gsearch: error: cannot read %s: %s%s\n", q->path, sqlite3_errmsg(q->db),
+			gs_store_damage_hint(sqlite3_extended_errcode(q->db), q->path));
 		return -1;
 	}
 	sqlite3_bind_int64(s, 1, id);
@@ -660,8 +663,9 @@ int gs_qrows_open(struct gs_qrows **out, struct gs_query *q, struct gs_qsweep *s
 	int rc = sqlite3_prepare_v2(q->db, gs_buf_str(&sql), -1, &r->st, NULL);
 	gs_buf_release(&sql);
 	if (rc != SQLITE_OK) {
-		fprintf(stderr, "gsearch: error: cannot read the results of %s: %s\n", q->path,
-			sqlite3_errmsg(q->db));
+		fprintf(stderr, "gsearch: error: cannot read the results of %s: %s%s\n", q->path,
+			sqlite3_errmsg(q->db),
+			gs_store_damage_hint(sqlite3_extended_errcode(q->db), q->path));
 		free(binds);
 		return -1;
 	}
@@ -698,8 +702,9 @@ int gs_qrows_next(struct gs_qrows *r)
 		if (rc == SQLITE_DONE)
 			return 0;
 		if (rc != SQLITE_ROW) {
-			fprintf(stderr, "gsearch: error: cannot read the results of %s: %s\n", r->path,
-				sqlite3_errmsg(sqlite3_db_handle(r->st)));
+			fprintf(stderr, "gsearch: error: cannot read the results of %s: %s%s\n", r->path,
+				sqlite3_errmsg(sqlite3_db_handle(r->st)),
+			gs_store_damage_hint(sqlite3_extended_errcode(sqlite3_db_handle(r->st)), r->path));
 			return -1;
 		}
 		r->idx = sqlite3_column_int64(r->st, 0);
@@ -774,8 +779,9 @@ int gs_qcount_better(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter
 						     " WHERE sweep_id = ?1 AND status = 'ok' AND"
 						     " time_ms IS NOT NULL",
 				       -1, &s, NULL)) {
-			fprintf(stderr, "gsearch: error: cannot read the results of %s: %s\n",
-				q->path, sqlite3_errmsg(q->db));
+			fprintf(stderr, "gsearch: error: cannot read the results of %s: %s%s\n",
+				q->path, sqlite3_errmsg(q->db),
+			gs_store_damage_hint(sqlite3_extended_errcode(q->db), q->path));
 			return -1;
 		}
 		sqlite3_bind_int64(s, 1, sw->id);

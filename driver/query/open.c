@@ -9,7 +9,9 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store/schema.h"
 #include "store/store.h"
@@ -29,12 +31,44 @@ static int pragma(sqlite3 *db, const char *sql, int *out)
 	return rc;
 }
 
+/* Whether the store can be read at all: SQLITE_READONLY or SQLITE_CANTOPEN
+ * when its WAL index cannot be made. */
+static int probe(sqlite3 *db)
+{
+	int v;
+	return pragma(db, "PRAGMA user_version", &v) & 0xff;
+}
+
+/* "file:PATH?immutable=1", PATH escaped as a URI path */
+static char *immutable_uri(const char *path)
+{
+	struct gs_buf b = GS_BUF_INIT;
+	gs_buf_puts(&b, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p == '%' || *p == '?' || *p == '#' || *p <= ' ' || *p >= 0x7f)
+			gs_buf_printf(&b, "%%%02X", *p);
+		else
+			gs_buf_putc(&b, (char)*p);
+	gs_buf_puts(&b, "?immutable=1");
+	return gs_buf_detach(&b);
+}
+
 int gs_query_open(struct gs_query *q, const char *path)
 {
 	q->path = path;
 	q->db = NULL;
 	sqlite3 *db;
 	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+	/* a store in WAL mode needs its -shm file even to be read; where that
+	 * cannot be created (a directory this user cannot write), the store is
+	 * read as a file nobody changes, which is what it is to this user */
+	if (rc == SQLITE_OK && probe(db) != SQLITE_OK && access(path, R_OK) == 0) {
+		sqlite3_close_v2(db);
+		char *uri = immutable_uri(path);
+		rc = sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX |
+					       SQLITE_OPEN_URI, NULL);
+		free(uri);
+	}
 	if (rc != SQLITE_OK) {
 		int sys = db ? sqlite3_system_errno(db) : 0;
 		fprintf(stderr, "gsearch: error: cannot open %s: %s", path,
@@ -50,7 +84,8 @@ int gs_query_open(struct gs_query *q, const char *path)
 	if ((rc = pragma(db, "PRAGMA application_id", &app)) != SQLITE_OK ||
 	    (rc = pragma(db, "PRAGMA user_version", &version)) != SQLITE_OK ||
 	    (rc = pragma(db, "SELECT count(*) FROM sqlite_master", &tables)) != SQLITE_OK) {
-		fprintf(stderr, "gsearch: error: cannot open %s: %s\n", path, sqlite3_errmsg(db));
+		fprintf(stderr, "gsearch: error: cannot open %s: %s%s\n", path, sqlite3_errmsg(db),
+			gs_store_damage_hint(sqlite3_extended_errcode(db), path));
 	} else if ((app && app != GS_STORE_APPLICATION_ID) || (!version && tables)) {
 		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database\n", path);
 		rc = SQLITE_ERROR;

@@ -4,6 +4,7 @@
  * occupancy, every figure, metric and counter, the error if it failed, the
  * compile log and the first lines of its PTX. */
 #include "query/query.h"
+#include "store/store.h"
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -72,7 +73,8 @@ static int read_variant(struct gs_query *q, int64_t sweep, int64_t idx, struct v
 				      " ON r.sweep_id = c.sweep_id AND r.idx = c.idx JOIN variant v ON"
 				      " v.hash = coalesce(r.variant_hash, c.variant_hash) WHERE"
 				      " c.sweep_id = ?1 AND c.idx = ?2", -1, &s, NULL)) {
-		fprintf(stderr, "gsearch: error: cannot read %s: %s\n", q->path, sqlite3_errmsg(q->db));
+		fprintf(stderr, "gsearch: error: cannot read %s: %s%s\n", q->path, sqlite3_errmsg(q->db),
+			gs_store_damage_hint(sqlite3_extended_errcode(q->db), q->path));
 		return -1;
 	}
 	sqlite3_bind_int64(s, 1, sweep);

@@ -151,6 +151,7 @@ static int fail_db(struct gs_store *s, int rc, const char *fmt, ...)
 	gs_buf_vprintf(&s->err, fmt, ap);
 	va_end(ap);
 	gs_buf_printf(&s->err, ": %s", s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	gs_buf_puts(&s->err, gs_store_damage_hint(rc, s->path));
 	return code_of(rc);
 }
 
@@ -289,7 +290,9 @@ static int migrate(struct gs_store *s)
 	}
 }
 
-static int check_and_migrate(struct gs_store *s)
+/* What the file is, read before anything is written to it: a store this
+ * gsearch refuses is left exactly as it was. */
+static int check(struct gs_store *s)
 {
 	int app, version, ntables = 0, rc;
 
@@ -320,7 +323,7 @@ static int check_and_migrate(struct gs_store *s)
 				    s->path, version, GS_STORE_SCHEMA_VERSION);
 		return 0;
 	}
-	return migrate(s);
+	return 0;
 }
 
 int gs_store_open(struct gs_store **out, const char *path, int readonly)
@@ -351,6 +354,12 @@ int gs_store_open(struct gs_store **out, const char *path, int readonly)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	/* SQLite opens a file it cannot write read-only, without a word */
+	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1)
+		return fail(s, -EACCES, "cannot write %s: the file is read-only (`gsearch query` "
+			    "can still read it)", s->path);
+	if ((rc = check(s)) < 0)
+		return rc;
 	rc = exec(s, "PRAGMA foreign_keys = ON");
 	/* WAL lets `gsearch query` and the sqlite3 shell read while a sweep
 	 * writes; it is persistent, so a read-only open finds it already set.
@@ -364,7 +373,7 @@ int gs_store_open(struct gs_store **out, const char *path, int readonly)
 		rc = exec(s, "PRAGMA synchronous = NORMAL");
 	if (rc != SQLITE_OK)
 		return fail_db(s, rc, "cannot open %s", s->path);
-	return check_and_migrate(s);
+	return readonly ? 0 : migrate(s);
 }
 
 void gs_store_close(struct gs_store *s)
@@ -381,6 +390,16 @@ void gs_store_close(struct gs_store *s)
 	free(s->path);
 	gs_buf_release(&s->err);
 	free(s);
+}
+
+const char *gs_store_damage_hint(int rc, const char *path)
+{
+	static __thread char hint[1024];
+	if ((rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
+		return "";
+	snprintf(hint, sizeof hint, " (the file is damaged: `sqlite3 %s .recover | sqlite3 "
+		 "RECOVERED.db` saves what can be read)", path);
+	return hint;
 }
 
 const char *gs_store_errmsg(const struct gs_store *s)

@@ -29,6 +29,10 @@ struct gs_store;
 int gs_store_open(struct gs_store **out, const char *path, int readonly);
 void gs_store_close(struct gs_store *s);
 const char *gs_store_errmsg(const struct gs_store *s);
+/* For a SQLite error code that says the file is damaged, a note that says
+ * how to recover what it holds (valid until the next call in the thread);
+ * "" for any other code. */
+const char *gs_store_damage_hint(int rc, const char *path);
 int gs_store_schema_version(struct gs_store *s);
 
 /* What identifies a sweep.  Two runs with the same identity hash are the same
