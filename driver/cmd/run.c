@@ -647,16 +647,7 @@ int gs_cmd_run(int argc, char **argv)
 		gs_trace("run: store ready");
 		int crc = gs_sweep_run(sp, nvrtc, st, sweep, &so, &ss);
 		gs_trace("run: sweep over");
-		struct gs_sweep_times times = {
-			.wall_s = ss.wall_s,
-			.compile_busy_s = ss.compile_busy_s,
-			.device_busy_s = ss.device_busy_s,
-			.compile_threads = (int)jobs,
-			.worker_restarts = ss.worker_restarts,
-			.restart_s = ss.restart_s,
-			.timed_s = ss.timed_s,
-		};
-		gs_store_sweep_add_times(st, sweep, &times);
+		/* the sweep has added its times to the store as it went */
 		gs_store_sweep_set_status(st, sweep, ss.interrupted ? "interrupted"
 						       : crc ? "failed"
 						       : measure ? "done" : "created");

@@ -109,6 +109,8 @@ struct pipeline {
 	int stop, failed, closing, second_int;
 	uv_signal_t sig, sigterm, sighup;
 	uv_timer_t progress;
+	uv_timer_t times;               /* adds the times spent so far to the store */
+	struct gs_sweep_times flushed;  /* what it has added */
 	double t0;
 	uint64_t total;
 	double best_ms;
@@ -969,6 +971,43 @@ static void dispatch(struct pipeline *pl)
 
 /* ---- progress, signals, the end ----------------------------------------------- */
 
+/* The store learns what the run has spent every GS_TIMES_EVERY_MS and at
+ * the end, as increments: a sweep killed with SIGKILL loses at most the
+ * last interval of its accounting, and its resumption adds to the rest. */
+#define GS_TIMES_EVERY_MS 1000
+
+static void times_flush(struct pipeline *pl, double wall_s)
+{
+	const struct gs_sweep_stats *s = pl->stats;
+	struct gs_sweep_times now = {
+		.wall_s = wall_s,
+		.compile_busy_s = s->compile_busy_s,
+		.device_busy_s = s->device_busy_s,
+		.compile_threads = (int)pl->o->jobs,
+		.worker_restarts = s->worker_restarts,
+		.restart_s = s->restart_s,
+		.timed_s = s->timed_s,
+	};
+	const struct gs_sweep_times *f = &pl->flushed;
+	struct gs_sweep_times d = {
+		.wall_s = now.wall_s - f->wall_s,
+		.compile_busy_s = now.compile_busy_s - f->compile_busy_s,
+		.device_busy_s = now.device_busy_s - f->device_busy_s,
+		.compile_threads = now.compile_threads,
+		.worker_restarts = now.worker_restarts - f->worker_restarts,
+		.restart_s = now.restart_s - f->restart_s,
+		.timed_s = now.timed_s - f->timed_s,
+	};
+	if (gs_store_sweep_add_times(pl->st, pl->sweep, &d) == 0)
+		pl->flushed = now;
+}
+
+static void on_times(uv_timer_t *t)
+{
+	struct pipeline *pl = t->data;
+	times_flush(pl, gs_now() - pl->t0);
+}
+
 static void on_progress(uv_timer_t *t)
 {
 	struct pipeline *pl = t->data;
@@ -1066,6 +1105,7 @@ static void finish_if_done(struct pipeline *pl)
 	uv_close((uv_handle_t *)&pl->sigterm, on_close_quiet);
 	uv_close((uv_handle_t *)&pl->sighup, on_close_quiet);
 	uv_close((uv_handle_t *)&pl->progress, on_close_quiet);
+	uv_close((uv_handle_t *)&pl->times, on_close_quiet);
 	for (size_t i = 0; i < pl->rq_n; i++)
 		free(pl->rq[(pl->rq_head + i) % pl->rq_cap].params);
 	pl->rq_n = 0;
@@ -1162,6 +1202,9 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		uv_timer_start(&pl.progress, on_progress, o->progress == 2 ? 1000 : 10000,
 			       o->progress == 2 ? 1000 : 10000);
 	pl.t0 = gs_now();
+	uv_timer_init(&pl.loop, &pl.times);
+	pl.times.data = &pl;
+	uv_timer_start(&pl.times, on_times, GS_TIMES_EVERY_MS, GS_TIMES_EVERY_MS);
 	pl.nworkers = o->ngpus;
 	pl.workers = gs_xcalloc(pl.nworkers + 1, sizeof(*pl.workers));
 	for (size_t i = 0; i < pl.nworkers; i++) {
@@ -1191,6 +1234,7 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		fputc('\n', stderr);
 	stats->wall_s = gs_now() - pl.t0;
 	stats->failed = pl.failed;
+	times_flush(&pl, stats->wall_s);
 	if (pl.cache_dir[0])
 		remove_tree(pl.cache_dir);
 	gs_enum_release(&pl.e);
