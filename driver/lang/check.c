@@ -34,8 +34,18 @@ struct checker {
 	size_t nnames;
 	int *let_stack;
 	size_t let_depth;
+	int *let_order; /* lets in the order they were checked: inputs first */
+	size_t nlet_order;
+	size_t *dep_start; /* lets let i mentions: deps[dep_start[i] .. dep_start[i + 1]) */
+	int *deps;
+	size_t *dfs_stack, *dfs_next;
+	int *dfs_mark, dfs_gen;
+	unsigned char *dfs_on; /* on the search's stack now */
 	int *prob_state;
 	unsigned errors_before;
+	/* problem, parameter and let names -> index * 4 + slot_kind, the first
+	 * definition of each: every lookup is one probe, not a scan of the space */
+	struct gs_strmap by_name;
 };
 
 struct rctx {
@@ -47,30 +57,30 @@ struct rctx {
 };
 
 static int ensure_let(struct checker *ck, size_t k);
+static int ensure_let_deps(struct checker *ck, size_t k);
 static int ensure_problem(struct checker *ck, size_t k);
 
-static int find_name(struct checker *ck, const char *name, enum slot_kind *kind, int *index)
+/* Problems first, then parameters, then lets: the order in which a name
+ * defined twice (an error reported elsewhere) is resolved. */
+static void index_names(struct checker *ck)
 {
 	struct gs_space *sp = ck->sp;
 	for (size_t i = 0; i < sp->nproblems; i++)
-		if (!strcmp(sp->problems[i].name, name)) {
-			*kind = SL_PROBLEM;
-			*index = (int)i;
-			return 0;
-		}
+		gs_strmap_add(&ck->by_name, sp->problems[i].name, (int)i * 4 + SL_PROBLEM);
 	for (size_t i = 0; i < sp->nparams; i++)
-		if (!strcmp(sp->params[i].name, name)) {
-			*kind = SL_PARAM;
-			*index = (int)i;
-			return 0;
-		}
+		gs_strmap_add(&ck->by_name, sp->params[i].name, (int)i * 4 + SL_PARAM);
 	for (size_t i = 0; i < sp->nlets; i++)
-		if (!strcmp(sp->lets[i].name, name)) {
-			*kind = SL_LET;
-			*index = (int)i;
-			return 0;
-		}
-	return -1;
+		gs_strmap_add(&ck->by_name, sp->lets[i].name, (int)i * 4 + SL_LET);
+}
+
+static int find_name(struct checker *ck, const char *name, enum slot_kind *kind, int *index)
+{
+	int v = gs_strmap_get(&ck->by_name, name);
+	if (v < 0)
+		return -1;
+	*kind = (enum slot_kind)(v % 4);
+	*index = v / 4;
+	return 0;
 }
 
 static int resolve(void *ctx, const char *name, struct gs_loc loc, unsigned *type)
@@ -108,7 +118,7 @@ static int resolve(void *ctx, const char *name, struct gs_loc loc, unsigned *typ
 		case SL_LET:
 			if (!(r->allow & (SC_LETS | SC_PROBLEMS)))
 				break;
-			if (ensure_let(ck, (size_t)idx) < 0)
+			if (ensure_let_deps(ck, (size_t)idx) < 0)
 				return -2;
 			if (!(r->allow & SC_LETS) && sp->lets[idx].level >= 0) {
 				gs_diag_error(ck->d, loc,
@@ -237,6 +247,14 @@ static int ensure_let(struct checker *ck, size_t k)
 			sp->lets[ck->let_stack[i]].state = 3;
 		return -1;
 	}
+	if (ck->let_depth >= GS_MAX_NESTING) {
+		/* lets are checked inputs first (ensure_let_deps), so only a cycle or a
+		 * comprehension variable named like a later let gets this deep */
+		gs_diag_error(ck->d, l->loc, "'%s' is reached through more than %d lets in a row",
+			      l->name, GS_MAX_NESTING);
+		l->state = 3;
+		return -1;
+	}
 	l->state = 1;
 	ck->let_stack[ck->let_depth++] = (int)k;
 	l->code = compile(ck, l->expr, SC_PROBLEMS | SC_PARAMS | SC_LETS, "a let");
@@ -249,9 +267,115 @@ static int ensure_let(struct checker *ck, size_t k)
 	l->level = code_level(ck, l->code);
 	ck->slot_level[l->slot] = l->level;
 	l->state = 2;
+	ck->let_order[ck->nlet_order++] = (int)k;
 	return 0;
 }
 
+/* The lets each let's expression mentions, for ensure_let_deps. */
+static void index_let_deps(struct checker *ck)
+{
+	struct gs_space *sp = ck->sp;
+	size_t n = sp->nlets;
+	/* deps[start[i] .. start[i+1]): the lets that let i mentions */
+	size_t *start = gs_xcalloc(n + 1, sizeof(*start));
+	int *deps = NULL;
+	size_t ndeps = 0, depcap = 0;
+	const struct gs_expr **todo = NULL;
+	size_t ntodo = 0, todocap = 0;
+	for (size_t i = 0; i < n; i++) {
+		start[i] = ndeps;
+		if (sp->lets[i].expr) {
+			gs_grow(&todo, &todocap, 1, sizeof(*todo));
+			todo[ntodo++] = sp->lets[i].expr;
+		}
+		while (ntodo) {
+			const struct gs_expr *e = todo[--ntodo];
+			if (!e)
+				continue;
+			enum slot_kind kind;
+			int idx;
+			if (e->kind == GS_E_NAME && find_name(ck, e->name, &kind, &idx) == 0 &&
+			    kind == SL_LET) {
+				gs_grow(&deps, &depcap, ndeps + 1, sizeof(*deps));
+				deps[ndeps++] = idx;
+			}
+			size_t more = 4 + (e->items ? e->n : 0);
+			for (size_t f = 0; f < e->nfors; f++)
+				more += 1 + e->fors[f].nconds;
+			gs_grow(&todo, &todocap, ntodo + more, sizeof(*todo));
+			todo[ntodo++] = e->a;
+			todo[ntodo++] = e->b;
+			todo[ntodo++] = e->c;
+			todo[ntodo++] = e->d;
+			for (size_t k = 0; e->items && k < e->n; k++)
+				todo[ntodo++] = e->items[k];
+			for (size_t f = 0; f < e->nfors; f++) {
+				todo[ntodo++] = e->fors[f].iter;
+				for (size_t k = 0; k < e->fors[f].nconds; k++)
+					todo[ntodo++] = e->fors[f].conds[k];
+			}
+		}
+	}
+	start[n] = ndeps;
+	free(todo);
+	ck->dep_start = start;
+	ck->deps = deps;
+	ck->dfs_stack = gs_xmalloc((n + 1) * sizeof(*ck->dfs_stack));
+	ck->dfs_next = gs_xmalloc((n + 1) * sizeof(*ck->dfs_next));
+	ck->dfs_mark = gs_xcalloc(n + 1, sizeof(*ck->dfs_mark));
+	ck->dfs_on = gs_xcalloc(n + 1, 1);
+}
+
+/* ensure_let(k), but first every unchecked let k reads, directly or not, in
+ * an order where each comes after the lets it reads: so checking one never
+ * recurses into another, and a chain of a million lets, each reading the
+ * next one down the file, costs no stack.  An iterative depth-first search;
+ * on a cycle it gives up and leaves ensure_let's recursion to report it. */
+static int ensure_let_deps(struct checker *ck, size_t k)
+{
+	struct gs_space *sp = ck->sp;
+	if (sp->lets[k].state != 0 || !ck->dep_start)
+		return ensure_let(ck, k);
+	const size_t *start = ck->dep_start;
+	size_t *stack = ck->dfs_stack, *next = ck->dfs_next;
+	int gen = ++ck->dfs_gen;
+	size_t *order = NULL, norder = 0, cap = 0, top = 0;
+	stack[top] = k;
+	next[top++] = start[k];
+	ck->dfs_mark[k] = gen;
+	ck->dfs_on[k] = 1;
+	while (top) {
+		size_t i = stack[top - 1];
+		if (next[top - 1] < start[i + 1]) {
+			size_t j = (size_t)ck->deps[next[top - 1]++];
+			/* on this search's stack, or on ensure_let's: a cycle */
+			if ((ck->dfs_mark[j] == gen && ck->dfs_on[j]) || sp->lets[j].state == 1) {
+				while (top)
+					ck->dfs_on[stack[--top]] = 0;
+				free(order);
+				return ensure_let(ck, k);
+			}
+			if (ck->dfs_mark[j] != gen && sp->lets[j].state == 0) {
+				ck->dfs_mark[j] = gen;
+				ck->dfs_on[j] = 1;
+				stack[top] = j;
+				next[top++] = start[j];
+			}
+		} else {
+			gs_grow(&order, &cap, norder + 1, sizeof(*order));
+			order[norder++] = i;
+			ck->dfs_on[i] = 0;
+			top--;
+		}
+	}
+	/* the search is over before any check starts: a check that comes back
+	 * here (a cycle) may reuse stack and next */
+	for (size_t o = 0; o + 1 < norder; o++)
+		ensure_let(ck, order[o]);
+	free(order);
+	return ensure_let(ck, k);
+}
+	
 static void check_duplicates(struct checker *ck)
 {
 	struct gs_space *sp = ck->sp;
@@ -271,13 +395,15 @@ static void check_duplicates(struct checker *ck)
 		it[k++] = (struct item){ sp->buffers[i].name, sp->buffers[i].loc };
 	for (size_t i = 0; i < sp->nmetrics; i++)
 		it[k++] = (struct item){ sp->metrics[i].name, sp->metrics[i].loc };
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < i; j++)
-			if (!strcmp(it[i].name, it[j].name)) {
-				gs_diag_error(ck->d, it[i].loc, "'%s' is defined twice", it[i].name);
-				gs_diag_note(ck->d, it[j].loc, "first defined here");
-				break;
-			}
+	struct gs_strmap first = GS_STRMAP_INIT;
+	for (size_t i = 0; i < n; i++) {
+		int j = gs_strmap_add(&first, it[i].name, (int)i);
+		if (j >= 0) {
+			gs_diag_error(ck->d, it[i].loc, "'%s' is defined twice", it[i].name);
+			gs_diag_note(ck->d, it[j].loc, "first defined here");
+		}
+	}
+	gs_strmap_release(&first);
 	free(it);
 }
 
@@ -691,35 +817,34 @@ static void plan(struct checker *ck)
 	sp->level_nreqs = gs_arena_alloc(&sp->arena, (np + 1) * sizeof(size_t));
 	sp->const_lets = gs_arena_alloc(&sp->arena, (sp->nlets + 1) * sizeof(int));
 	sp->const_reqs = gs_arena_alloc(&sp->arena, (sp->nrequires + 1) * sizeof(int));
+	/* sized exactly: a space with as many parameters as lets would
+	 * otherwise ask for their product */
+	for (size_t k = 0; k < np; k++)
+		sp->level_nlets[k] = sp->level_nreqs[k] = 0;
+	for (size_t o = 0; o < ck->nlet_order; o++) {
+		int lv = sp->lets[ck->let_order[o]].level;
+		if (lv >= 0)
+			sp->level_nlets[lv]++;
+	}
+	for (size_t i = 0; i < sp->nrequires; i++)
+		if (sp->requires[i].code && sp->requires[i].level >= 0)
+			sp->level_nreqs[sp->requires[i].level]++;
 	for (size_t k = 0; k < np; k++) {
-		sp->level_lets[k] = gs_arena_alloc(&sp->arena, (sp->nlets + 1) * sizeof(int));
-		sp->level_reqs[k] = gs_arena_alloc(&sp->arena, (sp->nrequires + 1) * sizeof(int));
+		sp->level_lets[k] = gs_arena_alloc(&sp->arena, (sp->level_nlets[k] + 1) * sizeof(int));
+		sp->level_reqs[k] = gs_arena_alloc(&sp->arena, (sp->level_nreqs[k] + 1) * sizeof(int));
 		sp->level_nlets[k] = sp->level_nreqs[k] = 0;
 	}
 	/* lets in dependency order: a let's inputs have lower or equal level and
-	 * were added before it because we add in topological order */
-	char *done = gs_xcalloc(sp->nlets + 1, 1);
-	for (size_t round = 0; round < sp->nlets; round++) {
-		for (size_t i = 0; i < sp->nlets; i++) {
-			struct gs_let *l = &sp->lets[i];
-			if (done[i] || !l->code)
-				continue;
-			int ready = 1;
-			for (size_t g = 0; g < l->code->nglobals; g++) {
-				int s = l->code->globals[g];
-				if (ck->slot_kind[s] == SL_LET && !done[ck->slot_index[s]])
-					ready = 0;
-			}
-			if (!ready)
-				continue;
-			done[i] = 1;
-			if (l->level < 0)
-				sp->const_lets[sp->nconst_lets++] = (int)i;
-			else
-				sp->level_lets[l->level][sp->level_nlets[l->level]++] = (int)i;
-		}
+	 * were checked before it (ensure_let records that order); a let whose
+	 * check failed has no code and is not in it */
+	for (size_t o = 0; o < ck->nlet_order; o++) {
+		int i = ck->let_order[o];
+		struct gs_let *l = &sp->lets[i];
+		if (l->level < 0)
+			sp->const_lets[sp->nconst_lets++] = i;
+		else
+			sp->level_lets[l->level][sp->level_nlets[l->level]++] = i;
 	}
-	free(done);
 	for (size_t i = 0; i < sp->nrequires; i++) {
 		struct gs_require *r = &sp->requires[i];
 		if (!r->code)
@@ -741,6 +866,8 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	gs_vm_init(&ck.vm);
 
 	check_duplicates(&ck);
+	index_names(&ck);
+	index_let_deps(&ck);
 
 	/* slots */
 	size_t nloops = 0;
@@ -811,6 +938,7 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	for (size_t i = 0; i < sp->nbuffers; i++)
 		ck.names[k++] = sp->buffers[i].name;
 	ck.let_stack = gs_xmalloc((sp->nlets + 1) * sizeof(int));
+	ck.let_order = gs_xmalloc((sp->nlets + 1) * sizeof(int));
 	ck.prob_state = gs_xcalloc(sp->nproblems + 1, sizeof(int));
 
 	apply_sets(&ck, sets, nsets);
@@ -819,7 +947,7 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	for (size_t i = 0; i < sp->nparams; i++)
 		eval_domain(&ck, &sp->params[i]);
 	for (size_t i = 0; i < sp->nlets; i++)
-		ensure_let(&ck, i);
+		ensure_let_deps(&ck, i);
 	for (size_t i = 0; i < sp->nrequires; i++) {
 		struct gs_require *r = &sp->requires[i];
 		r->code = compile(&ck, r->expr, SC_PROBLEMS | SC_PARAMS | SC_LETS, "a constraint");
@@ -929,6 +1057,14 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	free(ck.slot_index);
 	free(ck.names);
 	free(ck.let_stack);
+	free(ck.let_order);
+	free(ck.dep_start);
+	free(ck.deps);
+	free(ck.dfs_stack);
+	free(ck.dfs_next);
+	free(ck.dfs_mark);
+	free(ck.dfs_on);
 	free(ck.prob_state);
+	gs_strmap_release(&ck.by_name);
 	return (int)(d->errors - ck.errors_before);
 }

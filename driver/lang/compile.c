@@ -355,7 +355,8 @@ static int new_local(struct cstate *s, struct gs_loc loc)
 	return s->nslots++;
 }
 
-static unsigned comp(struct cstate *s, const struct gs_expr *e)
+/* Not inlined in expr(): its loop arrays would enlarge every level's frame. */
+__attribute__((noinline)) static unsigned comp(struct cstate *s, const struct gs_expr *e)
 {
 	int res = new_local(s, e->loc);
 	emit(s, GS_OP_LIST, 0, e->loc, 1);
@@ -399,8 +400,130 @@ static unsigned comp(struct cstate *s, const struct gs_expr *e)
 	return GS_T(LIST);
 }
 
+/* Nodes whose left operand is compiled first and may be the same kind of
+ * node again: a+b+c+..., a and b and ..., x[0][0]...  Such a chain is as deep
+ * as it is long, so expr() walks it with a loop and calls chain_tail() on
+ * each link from the innermost out. */
+static int chain_link(const struct gs_expr *e)
+{
+	return e->kind == GS_E_BINARY || e->kind == GS_E_AND || e->kind == GS_E_OR ||
+	       e->kind == GS_E_INDEX || e->kind == GS_E_SLICE;
+}
+
+/* The rest of a chain link once its left operand (of type ta) is compiled. */
+static unsigned chain_tail(struct cstate *s, const struct gs_expr *e, unsigned ta)
+{
+	switch (e->kind) {
+	case GS_E_BINARY: {
+		unsigned tb = expr(s, e->b);
+		emit(s, GS_OP_BINOP, e->op, e->loc, -1);
+		return check_binop(s, e, e->op, ta, tb);
+	}
+	case GS_E_AND:
+	case GS_E_OR: {
+		size_t j = emit(s, e->kind == GS_E_AND ? GS_OP_JAND : GS_OP_JOR, 0, e->loc, -1);
+		unsigned tb = expr(s, e->b);
+		patch(s, j, here(s));
+		return ta | tb;
+	}
+	case GS_E_INDEX: {
+		unsigned ti = expr(s, e->b);
+		if (!(ta & GS_T_SEQ))
+			error(s, e->loc, "'%s' is not subscriptable", type_word(ta));
+		else if (!(ti & (GS_T(INT) | GS_T(BOOL))))
+			error(s, e->b->loc, "indices must be integers, not '%s'", type_word(ti));
+		emit(s, GS_OP_INDEX, 0, e->loc, -1);
+		if (ta == GS_T(STR))
+			return GS_T(STR);
+		if (ta == GS_T(RANGE))
+			return GS_T(INT);
+		return GS_T_ANY;
+	}
+	case GS_E_SLICE: {
+		const struct gs_expr *parts[3] = { e->b, e->c, e->d };
+		for (int i = 0; i < 3; i++) {
+			if (parts[i]) {
+				unsigned t = expr(s, parts[i]);
+				if (!(t & (GS_T(INT) | GS_T(BOOL) | GS_T(NONE))))
+					error(s, parts[i]->loc,
+					      "slice indices must be integers, not '%s'",
+					      type_word(t));
+			} else {
+				emit_const(s, gs_none(), e->loc);
+			}
+		}
+		if (!(ta & GS_T_SEQ))
+			error(s, e->loc, "'%s' is not subscriptable", type_word(ta));
+		emit(s, GS_OP_SLICE, 0, e->loc, -3);
+		return ta == GS_T(STR) ? GS_T(STR) : GS_T(LIST);
+	}
+	}
+	return GS_T_ANY;
+}
+
+/* a < b < c: evaluate b once, keep it in a local for the next link.  Not
+ * inlined in expr(), whose frame every level of nesting pays for. */
+__attribute__((noinline)) static unsigned cmp_chain(struct cstate *s, const struct gs_expr *e)
+{
+	size_t jumps[256];
+	size_t nj = 0;
+	unsigned tl = expr(s, e->items[0]);
+	for (size_t i = 0; i + 1 < e->n; i++) {
+		unsigned tr = expr(s, e->items[i + 1]);
+		int last = i + 2 == e->n;
+		int tmp = 0;
+		if (!last) {
+			tmp = new_local(s, e->loc);
+			emit(s, GS_OP_SETLOCAL, (uint32_t)tmp, e->loc, -1);
+			emit(s, GS_OP_LOCAL, (uint32_t)tmp, e->loc, 1);
+		}
+		/* the tree keeps negation (not in, is not) in bit 7 */
+		int base = e->cmpops[i] & 0x7f;
+		unsigned op = (unsigned)base | (e->cmpops[i] & 0x80 ? GS_CMP_NEGATE : 0);
+		int ok = 0;
+		for (int a = 0; a < 8; a++)
+			for (int b = 0; b < 8; b++)
+				if ((tl & (1u << a)) && (tr & (1u << b)) && cmp_ok(base, a, b))
+					ok = 1;
+		if (!ok && tl && tr) {
+			if (base == GS_TOK_IN)
+				error(s, e->items[i + 1]->loc,
+				      "argument of type '%s' is not a container",
+				      type_word(tr));
+			else
+				error(s, e->loc, "'%s' not supported between '%s' and '%s'",
+				      op_text(base), type_word(tl), type_word(tr));
+		}
+		emit(s, GS_OP_CMP, op, e->loc, -1);
+		if (!last) {
+			if (nj < GS_ARRAY_SIZE(jumps))
+				jumps[nj++] = emit(s, GS_OP_JAND, 0, e->loc, -1);
+			else
+				error(s, e->loc, "comparison chain too long");
+			emit(s, GS_OP_LOCAL, (uint32_t)tmp, e->loc, 1);
+		}
+		tl = tr;
+	}
+	for (size_t i = 0; i < nj; i++)
+		patch(s, jumps[i], here(s));
+	return GS_T(BOOL);
+}
+
 static unsigned expr(struct cstate *s, const struct gs_expr *e)
 {
+	if (chain_link(e)) {
+		const struct gs_expr **links = NULL;
+		size_t n = 0, cap = 0;
+		for (; chain_link(e); e = e->a) {
+			gs_grow(&links, &cap, n + 1, sizeof(*links));
+			links[n++] = e;
+		}
+		unsigned t = expr(s, e);
+		while (n > 0)
+			t = chain_tail(s, links[--n], t);
+		free(links);
+		return t;
+	}
 	switch (e->kind) {
 	case GS_E_CONST:
 		emit_const(s, e->k, e->loc);
@@ -434,69 +557,12 @@ static unsigned expr(struct cstate *s, const struct gs_expr *e)
 		emit(s, GS_OP_UNARY, e->op, e->loc, 0);
 		return r ? r : GS_T_ANY;
 	}
-	case GS_E_BINARY: {
-		unsigned ta = expr(s, e->a);
-		unsigned tb = expr(s, e->b);
-		emit(s, GS_OP_BINOP, e->op, e->loc, -1);
-		return check_binop(s, e, e->op, ta, tb);
-	}
-	case GS_E_AND:
-	case GS_E_OR: {
-		unsigned ta = expr(s, e->a);
-		size_t j = emit(s, e->kind == GS_E_AND ? GS_OP_JAND : GS_OP_JOR, 0, e->loc, -1);
-		unsigned tb = expr(s, e->b);
-		patch(s, j, here(s));
-		return ta | tb;
-	}
 	case GS_E_NOT:
 		expr(s, e->a);
 		emit(s, GS_OP_NOT, 0, e->loc, 0);
 		return GS_T(BOOL);
-	case GS_E_CMP: {
-		/* a < b < c: evaluate b once, keep it in a local for the next link */
-		size_t jumps[256];
-		size_t nj = 0;
-		unsigned tl = expr(s, e->items[0]);
-		for (size_t i = 0; i + 1 < e->n; i++) {
-			unsigned tr = expr(s, e->items[i + 1]);
-			int last = i + 2 == e->n;
-			int tmp = 0;
-			if (!last) {
-				tmp = new_local(s, e->loc);
-				emit(s, GS_OP_SETLOCAL, (uint32_t)tmp, e->loc, -1);
-				emit(s, GS_OP_LOCAL, (uint32_t)tmp, e->loc, 1);
-			}
-			/* the tree keeps negation (not in, is not) in bit 7 */
-			int base = e->cmpops[i] & 0x7f;
-			unsigned op = (unsigned)base | (e->cmpops[i] & 0x80 ? GS_CMP_NEGATE : 0);
-			int ok = 0;
-			for (int a = 0; a < 8; a++)
-				for (int b = 0; b < 8; b++)
-					if ((tl & (1u << a)) && (tr & (1u << b)) && cmp_ok(base, a, b))
-						ok = 1;
-			if (!ok && tl && tr) {
-				if (base == GS_TOK_IN)
-					error(s, e->items[i + 1]->loc,
-					      "argument of type '%s' is not a container",
-					      type_word(tr));
-				else
-					error(s, e->loc, "'%s' not supported between '%s' and '%s'",
-					      op_text(base), type_word(tl), type_word(tr));
-			}
-			emit(s, GS_OP_CMP, op, e->loc, -1);
-			if (!last) {
-				if (nj < GS_ARRAY_SIZE(jumps))
-					jumps[nj++] = emit(s, GS_OP_JAND, 0, e->loc, -1);
-				else
-					error(s, e->loc, "comparison chain too long");
-				emit(s, GS_OP_LOCAL, (uint32_t)tmp, e->loc, 1);
-			}
-			tl = tr;
-		}
-		for (size_t i = 0; i < nj; i++)
-			patch(s, jumps[i], here(s));
-		return GS_T(BOOL);
-	}
+	case GS_E_CMP:
+		return cmp_chain(s, e);
 	case GS_E_IFELSE: {
 		expr(s, e->a);
 		size_t jf = emit(s, GS_OP_JMPF, 0, e->loc, -1);
@@ -510,39 +576,6 @@ static unsigned expr(struct cstate *s, const struct gs_expr *e)
 	}
 	case GS_E_CALL:
 		return call(s, e);
-	case GS_E_INDEX: {
-		unsigned ta = expr(s, e->a);
-		unsigned ti = expr(s, e->b);
-		if (!(ta & GS_T_SEQ))
-			error(s, e->loc, "'%s' is not subscriptable", type_word(ta));
-		else if (!(ti & (GS_T(INT) | GS_T(BOOL))))
-			error(s, e->b->loc, "indices must be integers, not '%s'", type_word(ti));
-		emit(s, GS_OP_INDEX, 0, e->loc, -1);
-		if (ta == GS_T(STR))
-			return GS_T(STR);
-		if (ta == GS_T(RANGE))
-			return GS_T(INT);
-		return GS_T_ANY;
-	}
-	case GS_E_SLICE: {
-		unsigned ta = expr(s, e->a);
-		const struct gs_expr *parts[3] = { e->b, e->c, e->d };
-		for (int i = 0; i < 3; i++) {
-			if (parts[i]) {
-				unsigned t = expr(s, parts[i]);
-				if (!(t & (GS_T(INT) | GS_T(BOOL) | GS_T(NONE))))
-					error(s, parts[i]->loc,
-					      "slice indices must be integers, not '%s'",
-					      type_word(t));
-			} else {
-				emit_const(s, gs_none(), e->loc);
-			}
-		}
-		if (!(ta & GS_T_SEQ))
-			error(s, e->loc, "'%s' is not subscriptable", type_word(ta));
-		emit(s, GS_OP_SLICE, 0, e->loc, -3);
-		return ta == GS_T(STR) ? GS_T(STR) : GS_T(LIST);
-	}
 	}
 	return GS_T_ANY;
 }

@@ -28,6 +28,11 @@ enum gs_ek {
 	GS_E_SLICE,  /* .a[.b:.c:.d], missing parts NULL */
 };
 
+/* The deepest nesting of brackets, calls, subscripts, unary operators, 'not',
+ * '**' and conditional expressions the parser accepts.  Deeper input is a
+ * positioned error, so that no walk of a tree can exhaust the C stack. */
+#define GS_MAX_NESTING 200
+
 struct gs_compfor {
 	char *var;
 	struct gs_loc var_loc;

@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 100 /* nesting of expressions: deeper input is an error, not a crash */
-#define MAX_CHAIN 1000 /* operators of one precedence in a row */
+/* Operators of one precedence (or subscripts) in a row.  Such chains are
+ * left-leaning trees as deep as they are long; every walk loops down their
+ * left operands instead of recursing, so this bounds memory, not the stack. */
+#define MAX_CHAIN 100000
 
 struct parser {
 	struct gs_lexer lx;
@@ -173,6 +175,28 @@ static struct gs_expr *error_node(struct parser *p, struct gs_loc loc)
 	return e;
 }
 
+/* Every cycle of the parser's recursion passes through enter(), once per
+ * bracket, call, subscript, unary operator, 'not', '**' and 'else': so the
+ * parser, and every later walk of the tree (which recurses only where the
+ * parser did), stays within a fixed multiple of GS_MAX_NESTING frames.  Past
+ * the limit the rest of the expression is skipped, so recursion stops here. */
+static int enter(struct parser *p, struct gs_loc loc)
+{
+	if (p->depth < GS_MAX_NESTING) {
+		p->depth++;
+		return 1;
+	}
+	perr(p, loc, "expression nested more than %d levels deep", GS_MAX_NESTING);
+	while (peek_kind(p) != GS_TOK_NEWLINE && peek_kind(p) != GS_TOK_EOF)
+		drop(p);
+	return 0;
+}
+
+static void leave(struct parser *p)
+{
+	p->depth--;
+}
+
 /* [elt for x in it if c ...]: `first` is the element already parsed */
 static struct gs_expr *comprehension(struct parser *p, struct gs_expr *first, struct gs_loc loc)
 {
@@ -301,9 +325,12 @@ static struct gs_expr *atom(struct parser *p)
 	case GS_TOK_LPAREN:
 	case GS_TOK_LBRACKET: {
 		int close = pt->kind == GS_TOK_LPAREN ? GS_TOK_RPAREN : GS_TOK_RBRACKET;
+		if (!enter(p, pt->loc))
+			return error_node(p, pt->loc);
 		take(p, &t);
 		int tuple;
 		e = display(p, close, t.loc, &tuple);
+		leave(p);
 		if (close == GS_TOK_RPAREN && e->kind == GS_E_LIST && !tuple && e->n == 1)
 			return e->items[0]; /* plain parentheses */
 		return e;
@@ -320,6 +347,8 @@ static struct gs_expr *atom(struct parser *p)
 
 static struct gs_expr *call_args(struct parser *p, struct gs_expr *fn)
 {
+	if (!enter(p, peek(p)->loc))
+		return fn;
 	struct gs_token open;
 	take(p, &open);
 	struct vec v = { 0 };
@@ -348,11 +377,14 @@ static struct gs_expr *call_args(struct parser *p, struct gs_expr *fn)
 	expect(p, GS_TOK_RPAREN, "')'");
 	e->loc = span(fn->loc, end);
 	vec_to(p, &v, e, 1);
+	leave(p);
 	return e;
 }
 
 static struct gs_expr *subscript(struct parser *p, struct gs_expr *base)
 {
+	if (!enter(p, peek(p)->loc))
+		return base;
 	drop(p); /* [ */
 	struct gs_expr *parts[3] = { NULL, NULL, NULL };
 	int colons = 0;
@@ -391,14 +423,22 @@ static struct gs_expr *subscript(struct parser *p, struct gs_expr *base)
 		e->c = parts[1];
 		e->d = parts[2];
 	}
+	leave(p);
 	return e;
 }
 
 static struct gs_expr *primary(struct parser *p)
 {
 	struct gs_expr *e = atom(p);
-	for (;;) {
+	for (int len = 0;; len++) {
 		int k = peek_kind(p);
+		if ((k == GS_TOK_LPAREN || k == GS_TOK_LBRACKET) && len == MAX_CHAIN) {
+			perr(p, peek(p)->loc, "expression too long (more than %d operators in a row)",
+			     MAX_CHAIN);
+			while (peek_kind(p) != GS_TOK_NEWLINE && peek_kind(p) != GS_TOK_EOF)
+				drop(p);
+			return e;
+		}
 		if (k == GS_TOK_LPAREN)
 			e = call_args(p, e);
 		else if (k == GS_TOK_LBRACKET)
@@ -417,12 +457,15 @@ static struct gs_expr *power(struct parser *p)
 {
 	struct gs_expr *e = primary(p);
 	if (peek_kind(p) == GS_TOK_POW) {
+		if (!enter(p, peek(p)->loc))
+			return e;
 		struct gs_token op;
 		take(p, &op);
 		struct gs_expr *b = node(p, GS_E_BINARY, op.loc);
 		b->op = GS_TOK_POW;
 		b->a = e;
 		b->b = factor(p); /* right-associative, binds tighter than unary on the left */
+		leave(p);
 		return b;
 	}
 	return e;
@@ -432,12 +475,9 @@ static struct gs_expr *factor(struct parser *p)
 {
 	int k = peek_kind(p);
 	if (k == GS_TOK_PLUS || k == GS_TOK_MINUS || k == GS_TOK_TILDE) {
-		if (++p->depth > MAX_DEPTH) {
-			perr(p, peek(p)->loc, "expression nested too deeply");
-			p->depth--;
-			drop(p);
-			return error_node(p, peek(p)->loc);
-		}
+		struct gs_loc at = peek(p)->loc;
+		if (!enter(p, at))
+			return error_node(p, at);
 		struct gs_token op;
 		take(p, &op);
 		struct gs_expr *e = node(p, GS_E_UNARY, op.loc);
@@ -447,10 +487,10 @@ static struct gs_expr *factor(struct parser *p)
 		if (k == GS_TOK_MINUS && e->a->kind == GS_E_CONST && e->a->k.t == GS_V_FLOAT) {
 			e->a->k.f = -e->a->k.f;
 			e->a->loc = span(op.loc, e->a->loc);
-			p->depth--;
+			leave(p);
 			return e->a;
 		}
-		p->depth--;
+		leave(p);
 		return e;
 	}
 	return power(p);
@@ -557,17 +597,14 @@ static struct gs_expr *comparison(struct parser *p)
 static struct gs_expr *not_test(struct parser *p)
 {
 	if (peek_kind(p) == GS_TOK_NOT) {
-		if (++p->depth > MAX_DEPTH) {
-			perr(p, peek(p)->loc, "expression nested too deeply");
-			drop(p);
-			p->depth--;
-			return error_node(p, peek(p)->loc);
-		}
+		struct gs_loc at = peek(p)->loc;
+		if (!enter(p, at))
+			return error_node(p, at);
 		struct gs_token t;
 		take(p, &t);
 		struct gs_expr *e = node(p, GS_E_NOT, t.loc);
 		e->a = not_test(p);
-		p->depth--;
+		leave(p);
 		return e;
 	}
 	return comparison(p);
@@ -606,17 +643,10 @@ static struct gs_expr *or_test(struct parser *p)
 
 static struct gs_expr *test(struct parser *p)
 {
-	if (++p->depth > MAX_DEPTH) {
-		struct gs_loc loc = peek(p)->loc;
-		perr(p, loc, "expression nested too deeply");
-		/* skip the rest of the line: recursion must not continue */
-		while (peek_kind(p) != GS_TOK_NEWLINE && peek_kind(p) != GS_TOK_EOF)
-			drop(p);
-		p->depth--;
-		return error_node(p, loc);
-	}
 	struct gs_expr *e = or_test(p);
 	if (peek_kind(p) == GS_TOK_IF) {
+		if (!enter(p, peek(p)->loc))
+			return e;
 		struct gs_token t;
 		take(p, &t);
 		struct gs_expr *c = node(p, GS_E_IFELSE, t.loc);
@@ -625,8 +655,8 @@ static struct gs_expr *test(struct parser *p)
 		expect(p, GS_TOK_ELSE, "'else'");
 		c->c = test(p);
 		e = c;
+		leave(p);
 	}
-	p->depth--;
 	return e;
 }
 
@@ -1213,28 +1243,29 @@ static void widen(struct gs_loc *l, const struct gs_loc *o)
 	l->len = end - l->off;
 }
 
-static void span_rec(const struct gs_expr *e, struct gs_loc *l, int depth)
+/* Loops down .a (the left operand of every chain), recurses elsewhere: the
+ * recursion is as deep as the parser's, which GS_MAX_NESTING bounds. */
+static void span_rec(const struct gs_expr *e, struct gs_loc *l)
 {
-	if (!e || depth > 200)
-		return;
-	widen(l, &e->loc);
-	span_rec(e->a, l, depth + 1);
-	span_rec(e->b, l, depth + 1);
-	span_rec(e->c, l, depth + 1);
-	span_rec(e->d, l, depth + 1);
-	for (size_t i = 0; i < e->n && e->items; i++)
-		span_rec(e->items[i], l, depth + 1);
-	for (size_t i = 0; i < e->nfors; i++) {
-		span_rec(e->fors[i].iter, l, depth + 1);
-		for (size_t k = 0; k < e->fors[i].nconds; k++)
-			span_rec(e->fors[i].conds[k], l, depth + 1);
+	for (; e; e = e->a) {
+		widen(l, &e->loc);
+		span_rec(e->b, l);
+		span_rec(e->c, l);
+		span_rec(e->d, l);
+		for (size_t i = 0; i < e->n && e->items; i++)
+			span_rec(e->items[i], l);
+		for (size_t i = 0; i < e->nfors; i++) {
+			span_rec(e->fors[i].iter, l);
+			for (size_t k = 0; k < e->fors[i].nconds; k++)
+				span_rec(e->fors[i].conds[k], l);
+		}
 	}
 }
 
 struct gs_loc gs_expr_span(const struct gs_expr *e)
 {
 	struct gs_loc l = e->loc;
-	span_rec(e, &l, 0);
+	span_rec(e, &l);
 	if (!l.src)
 		return l;
 	/* parentheses leave no node: take in those the span cuts through */

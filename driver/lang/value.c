@@ -252,7 +252,9 @@ static void str_repr(struct gs_buf *b, const struct gs_str *s)
 	gs_buf_putc(b, q);
 }
 
-void gs_value_repr(struct gs_buf *b, struct gs_value v)
+/* Stops adding list items once b holds more than max bytes: a list of a
+ * million references to one long string would otherwise print terabytes. */
+static void repr_max(struct gs_buf *b, struct gs_value v, size_t max)
 {
 	switch (v.t) {
 	case GS_V_NONE: gs_buf_puts(b, "None"); break;
@@ -262,10 +264,10 @@ void gs_value_repr(struct gs_buf *b, struct gs_value v)
 	case GS_V_STR: str_repr(b, v.s); break;
 	case GS_V_LIST:
 		gs_buf_putc(b, '[');
-		for (size_t i = 0; i < v.l->n; i++) {
+		for (size_t i = 0; i < v.l->n && b->len <= max; i++) {
 			if (i)
 				gs_buf_puts(b, ", ");
-			gs_value_repr(b, v.l->v[i]);
+			repr_max(b, v.l->v[i], max);
 		}
 		gs_buf_putc(b, ']');
 		break;
@@ -281,12 +283,22 @@ void gs_value_repr(struct gs_buf *b, struct gs_value v)
 	}
 }
 
+void gs_value_repr(struct gs_buf *b, struct gs_value v)
+{
+	repr_max(b, v, SIZE_MAX);
+}
+
 void gs_value_str(struct gs_buf *b, struct gs_value v)
+{
+	gs_value_str_max(b, v, SIZE_MAX);
+}
+
+void gs_value_str_max(struct gs_buf *b, struct gs_value v, size_t max)
 {
 	if (v.t == GS_V_STR)
 		gs_buf_put(b, v.s->s, v.s->len);
 	else
-		gs_value_repr(b, v);
+		repr_max(b, v, max);
 }
 
 void gs_value_json(struct gs_buf *b, struct gs_value v)

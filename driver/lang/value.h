@@ -106,6 +106,9 @@ int gs_value_eq(struct gs_value a, struct gs_value b);
 void gs_value_repr(struct gs_buf *b, struct gs_value v);
 /* Python str (strings bare, otherwise repr). */
 void gs_value_str(struct gs_buf *b, struct gs_value v);
+/* The same, but stops early once more than max bytes are written (the result
+ * is then longer than max, and incomplete). */
+void gs_value_str_max(struct gs_buf *b, struct gs_value v, size_t max);
 /* Python repr of a float. */
 void gs_float_repr(struct gs_buf *b, double f);
 /* JSON (strings quoted, True → true, lists → arrays, inf/nan → null). */

@@ -17,6 +17,17 @@
 
 #define MAX_STEPS 100000000ull  /* per evaluation: loop iterations and list items */
 #define MAX_LIST (1u << 24)     /* elements in one list */
+/* Bytes in one string.  s = s + s doubles, so a few lines of a space file
+ * could otherwise ask for gigabytes. */
+#define MAX_STR ((size_t)1 << 20)
+#define MAX_STR_TEXT "1 MiB"
+/* Bytes of temporaries alive at once in one evaluator, that is between two
+ * resets (one configuration's lets and conditions): many strings or lists,
+ * each under its own limit, must not add up to an exhausted host either.  The
+ * evaluation that runs past it fails and frees what it made, so the next one
+ * is not blamed for it. */
+#define MAX_MEM ((size_t)512 << 20)
+#define MAX_MEM_TEXT "512 MiB"
 
 void gs_vm_init(struct gs_vm *vm)
 {
@@ -258,14 +269,19 @@ static double float_floordiv(double x, double y, double *modp)
 	return fd;
 }
 
+static int str_too_long(struct gs_vm *vm, struct gs_loc loc)
+{
+	return fail(vm, loc, "string longer than %s (%zu bytes)", MAX_STR_TEXT, MAX_STR);
+}
+
 static int repeat(struct gs_vm *vm, struct gs_loc loc, struct gs_value seq, int64_t n,
 		  struct gs_value *out)
 {
 	if (n < 0)
 		n = 0;
 	if (seq.t == GS_V_STR) {
-		if (n && seq.s->len && (uint64_t)n > (uint64_t)MAX_LIST / seq.s->len)
-			return fail(vm, loc, "string too large");
+		if (n && seq.s->len && (uint64_t)n > (uint64_t)MAX_STR / seq.s->len)
+			return str_too_long(vm, loc);
 		size_t len = seq.s->len * (size_t)n;
 		char *p = gs_arena_alloc(&vm->scratch, len + 1);
 		for (int64_t i = 0; i < n; i++)
@@ -404,6 +420,8 @@ static int binop(struct gs_vm *vm, struct gs_loc loc, int op, struct gs_value a,
 	}
 	if (op == GS_TOK_PLUS && a.t == b.t && a.t == GS_V_STR) {
 		size_t n = a.s->len + b.s->len;
+		if (n > MAX_STR)
+			return str_too_long(vm, loc);
 		char *p = gs_arena_alloc(&vm->scratch, n + 1);
 		memcpy(p, a.s->s, a.s->len);
 		memcpy(p + a.s->len, b.s->s, b.s->len);
@@ -716,7 +734,11 @@ static int builtin(struct gs_vm *vm, struct gs_loc loc, int b, struct gs_value *
 	case GS_B_STR: {
 		struct gs_buf s = GS_BUF_INIT;
 		if (n)
-			gs_value_str(&s, args[0]);
+			gs_value_str_max(&s, args[0], MAX_STR);
+		if (s.len > MAX_STR) {
+			gs_buf_release(&s);
+			return str_too_long(vm, loc);
+		}
 		*out = gs_str_new(&vm->scratch, gs_buf_str(&s), s.len);
 		gs_buf_release(&s);
 		return 0;
@@ -982,6 +1004,7 @@ int gs_vm_eval(struct gs_vm *vm, const struct gs_code *c, const struct gs_value 
 	const uint32_t *ops = c->ops;
 	uint64_t steps = 0;
 	size_t pc = 0;
+	struct gs_arena_mark mem0 = gs_arena_mark(&vm->scratch);
 	for (;;) {
 		uint32_t w = ops[pc];
 		uint32_t arg = GS_ARG(w);
@@ -1154,6 +1177,13 @@ int gs_vm_eval(struct gs_vm *vm, const struct gs_code *c, const struct gs_value 
 		case GS_OP_RET:
 			*out = sp[-1];
 			return 0;
+		}
+		if (vm->scratch.total > MAX_MEM) {
+			/* nothing made since mem0 is referenced once this fails */
+			gs_arena_reset(&vm->scratch, mem0);
+			return fail(vm, c->locs[pc],
+				    "expressions need more than %s of memory for one configuration",
+				    MAX_MEM_TEXT);
 		}
 		pc++;
 	}

@@ -80,6 +80,20 @@ void gs_hasher_field(struct gs_hasher *h, const void *p, size_t n);
 void gs_hasher_hex(struct gs_hasher *h, char out[33]); /* frees h */
 void gs_hash_hex(const void *p, size_t n, char out[33]);
 
+/* A set of names, each with an int: open addressing on XXH3-64.  Keys are
+ * not copied; the caller keeps them alive as long as the map. */
+struct gs_strmap {
+	struct gs_strmap_slot *slots;
+	size_t cap, n;
+};
+#define GS_STRMAP_INIT { NULL, 0, 0 }
+/* Adds key -> val unless key is present; returns the value key had (>= 0),
+ * or -1 when it was added.  val must be >= 0. */
+int gs_strmap_add(struct gs_strmap *m, const char *key, int val);
+/* The value of key, or -1. */
+int gs_strmap_get(const struct gs_strmap *m, const char *key);
+void gs_strmap_release(struct gs_strmap *m);
+
 /* Read a whole file; returns 0 or a negative errno.  *out is NUL-terminated
  * and owned by the caller. */
 int gs_read_file(const char *path, char **out, size_t *len);
