@@ -136,17 +136,19 @@ line() {
 		--gsearch-s "$gs_s" --kt "$json" | sed "1s/\$/${extra:+ $extra}/"
 }
 
-# Both tools' first NVRTC compile on a fresh host reads NVRTC and its
-# builtins from disk; whichever ran first would pay for both.  One throwaway
-# compile each, of kernels not benchmarked, puts them in the page cache.
+# Both tools' first NVRTC compile and first CUDA context on a freshly
+# started host read NVRTC, its builtins and the driver from disk and wake
+# the GPU; whichever ran first would pay for both.  One throwaway sweep of
+# gsearch (N=64, not benchmarked) and one CuPy module on the GPU do it for
+# each.  Kernel Tuner's own timing leaves its context out anyway.
 warm_t0=$(now)
-"$gsearch" run --quiet --compile-only --jobs "$jobs" --db "$work/warmup.db" --set N=64 \
+"$gsearch" run --quiet --jobs "$jobs" --db "$work/warmup.db" --set N=64 \
 	"$root/scripts/bench/spaces/matmul-nomaxreg.space" 2>&1 | sed -n 's/^wall/warm-up gsearch: wall/p'
 rm -f "$work"/warmup.db*
 CUPY_CACHE_DIR=$work/cupy-warmup python3 -c 'import cupy
 cupy.RawModule(code="extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = 1; }").get_function("k")' \
 	>/dev/null 2>&1
-echo "warm-up compiles (not counted): $(elapsed "$warm_t0" "$(now)") s"
+echo "warm-up of both tools (not counted): $(elapsed "$warm_t0" "$(now)") s"
 
 status=0
 for c in "${cases[@]}"; do
