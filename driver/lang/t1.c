@@ -27,6 +27,7 @@
  * Whatever cannot be mapped is a warning naming the field; a parameter or a
  * condition is never dropped: one that cannot be translated is an error. */
 #include "lang/lang.h"
+#include "query/qcols.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -734,6 +735,9 @@ static int emit_param(struct t1 *t, json_t *p, struct t1_param *out, const char 
 		error_at(t, LOC_VALUE, "t1: parameter name '%s' is not an identifier", n);
 	else if (is_keyword(n))
 		error_at(t, LOC_VALUE, "t1: parameter name '%s' is a Python keyword", n);
+	else if (gs_qfield_reserved(n))
+		error_at(t, LOC_VALUE, "t1: parameter name '%s' is reserved: results have a field of "
+			 "that name", n);
 	else if (in_list(seen, nseen, n))
 		error_at(t, LOC_VALUE, "t1: duplicate parameter '%s'", n);
 	else

@@ -77,6 +77,8 @@ CASES = {
     "name-number": [edit(TP0 + ["Name"], 7)],
     "name-list": [edit(TP0 + ["Name"], ["TILE"])],
     "name-empty": [edit(TP0 + ["Name"], "")],
+    "name-reserved": [edit(TP0 + ["Name"], "status")],
+    "name-reserved-measured": [edit(TP0 + ["Name"], "warmups")],
     "type-number": [edit(TP0 + ["Type"], 4)],
     "default-object": [edit(TP0 + ["Default"], {"v": 32})],
     "parameter-string": [edit(TP0, "TILE")],
