@@ -47,6 +47,12 @@ static void check_reserved(const struct gs_space *sp, struct gs_diag *d)
 struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opts *o,
 				struct gs_diag *d)
 {
+	/* a byte order mark, as some editors on Windows write: not text.  Gone
+	 * from the source, so that columns on the first line stay right */
+	if (src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3)) {
+		memmove(src->text, src->text + 3, src->len - 3 + 1);
+		src->len -= 3;
+	}
 	struct gs_space *sp = gs_xcalloc(1, sizeof(*sp));
 	sp->src = src;
 	sp->emu = o ? o->emu : 0;

@@ -571,6 +571,24 @@ static int put_literal(struct gs_buf *b, json_t *v)
 	}
 }
 
+/* Is s ASCII?  An error at the current path when not: the space
+ * language's strings are ASCII (they are indexed by byte), and so are its
+ * names. */
+static int ascii_ok(struct t1 *t, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			int n = 1;
+			while (n < 4 && (p[n] & 0xC0) == 0x80)
+				n++;
+			error_at(t, LOC_VALUE, "t1: %s: non-ASCII character '%.*s' (strings are ASCII)",
+				 path_str(t), n, (const char *)p);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Does s hold exactly one number (the "numbers as strings" of real files)? */
 static int numeric_string(const char *s, double *out)
 {
@@ -647,7 +665,7 @@ static char *expr_text(struct t1 *t, const char *s)
 		error_at(t, LOC_VALUE, "t1: unterminated string in %s", path_str(t));
 	} else if (bad || level) {
 		error_at(t, LOC_VALUE, "t1: unbalanced brackets in %s", path_str(t));
-	} else {
+	} else if (ascii_ok(t, gs_buf_str(&b))) { /* a comment, already cut, may be in any script */
 		return gs_buf_detach(&b);
 	}
 	gs_buf_release(&b);
@@ -790,6 +808,8 @@ static int emit_param(struct t1 *t, json_t *p, struct t1_param *out, const char 
 				push_idx(t, i);
 				if (!json_is_null(v) && !check_kind(t, v, T1_NUM | T1_STR | T1_BOOL | T1_LIST,
 								    "a number, a string or a boolean"))
+					rc = -1;
+				else if (json_is_string(v) && !ascii_ok(t, json_string_value(v)))
 					rc = -1;
 				pop(t);
 			}

@@ -79,6 +79,12 @@ CASES = {
     "name-empty": [edit(TP0 + ["Name"], "")],
     "name-reserved": [edit(TP0 + ["Name"], "status")],
     "name-reserved-measured": [edit(TP0 + ["Name"], "warmups")],
+    "name-non-ascii": [edit(TP0 + ["Name"], "T\u00c9")],
+    "value-non-ascii": [edit(TP0 + ["Type"], "string"), edit(TP0 + ["Values"], ["a", "\u00e9"]),
+                        edit(TP0 + ["Default"], "a")],
+    "values-expression-non-ascii": [edit(TP0 + ["Values"], "['\u00e9t\u00e9']")],
+    "condition-non-ascii": [edit(["ConfigurationSpace", "Conditions", 0, "Expression"],
+                                 "TILE > 1  # \u00e9 in a comment is fine")],
     "type-number": [edit(TP0 + ["Type"], 4)],
     "default-object": [edit(TP0 + ["Default"], {"v": 32})],
     "parameter-string": [edit(TP0, "TILE")],
@@ -125,12 +131,14 @@ CASES = {
     "huge-integer": [],  # written as text below: JSON itself cannot hold it
     "huge-real": [],
     "top-level-list": [],
+    "bom": [],
 }
 
 TEXT = {
     "huge-integer": lambda t: t.replace('"Values": [\n     32,', '"Values": [\n     123456789012345678901234567890,', 1),
     "huge-real": lambda t: t.replace('"Values": [\n     32,', '"Values": [\n     1e999,', 1),
     "top-level-list": lambda t: "[" + t + "]",
+    "bom": lambda t: "\ufeff" + t,
 }
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -146,7 +154,7 @@ for name, edits in CASES.items():
         text = new
     d = os.path.join(cases, "t1-" + name)
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "input.json"), "w") as f:
+    with open(os.path.join(d, "input.json"), "w", encoding="utf-8") as f:
         f.write(text)
     with open(os.path.join(d, "cmd"), "w") as f:
         f.write("gsearch check input.json\n")
