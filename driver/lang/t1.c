@@ -25,7 +25,12 @@
  *   - Budget as an object or an array, sections for other tools (Search,
  *     verification, metadata, ...) which are reported and ignored.
  * Whatever cannot be mapped is a warning naming the field; a parameter or a
- * condition is never dropped: one that cannot be translated is an error. */
+ * condition is never dropped: one that cannot be translated is an error.
+ * Every field is read through get(), which knows the JSON kinds it may
+ * have: a field of another kind, or a required one that is missing or
+ * null, is an error naming its JSON path (null in an optional field means
+ * not given, as Kernel Tuner writes it).  Strings are ASCII, as the space
+ * language's are. */
 #include "lang/lang.h"
 #include "query/qcols.h"
 
