@@ -20,7 +20,7 @@ struct gs_source *gs_source_load(const char *path, struct gs_diag *d)
 	size_t len;
 	int rc = gs_read_file(path, &text, &len);
 	if (rc < 0) {
-		gs_diag_error(d, GS_NOLOC, "cannot read '%s': %s", path, strerror(-rc));
+		gs_diag_error(d, GS_NOLOC, "cannot read '%s': %s", path, gs_read_strerror(rc));
 		return NULL;
 	}
 	struct gs_source *s = gs_xmalloc(sizeof(*s));

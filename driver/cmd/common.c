@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,16 @@ int gs_space_args_file(struct gs_space_args *a, const char *cmd, int argc, char 
 		return -1;
 	}
 	a->path = argv[optind];
+	/* /dev/stdin redirected from a file: the space is that file, whose
+	 * directory its relative paths are relative to, and which workers open
+	 * again by name (their own stdin is not it).  Anything else there (a
+	 * pipe, a terminal) stays as given and is refused as not a regular file. */
+	if (!strncmp(a->path, "/dev/", 5) || !strncmp(a->path, "/proc/", 6)) {
+		/* static: commands read a.path after releasing the arguments */
+		static char real[PATH_MAX];
+		if (realpath(a->path, real) && strncmp(real, "/dev/", 5) && strncmp(real, "/proc/", 6))
+			a->path = real;
+	}
 	return 0;
 }
 

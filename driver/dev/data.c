@@ -428,17 +428,23 @@ static int fill_file(struct fillctx *fc, void *host, size_t bytes)
 	const struct gs_buffer *b = fc->b;
 	const char *path = b->fill.path ? b->fill.path : "";
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named here must not hang the open; a regular file
+	 * ignores the flag */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0)
 		return fail(fc, b->fill.loc, "buffer '%s': cannot open '%s': %s", b->name, path,
 			    strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
 		int e = errno;
 
 		close(fd);
-		return fail(fc, b->fill.loc, "buffer '%s': '%s' is not a regular file%s%s", b->name,
-			    path, e ? ": " : "", e ? strerror(e) : "");
+		return fail(fc, b->fill.loc, "buffer '%s': cannot read '%s': %s", b->name, path,
+			    strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return fail(fc, b->fill.loc, "buffer '%s': '%s' is not a regular file", b->name, path);
 	}
 	if ((uint64_t)st.st_size != (uint64_t)bytes) {
 		close(fd);

@@ -437,7 +437,8 @@ static void *cache_get(const struct gs_measure *m, const char *name, size_t i, s
 	char *path = cache_path(m, name, i);
 	char *data = NULL;
 	size_t n = 0;
-	if (gs_read_file(path, &data, &n) < 0 || (bytes && n != bytes) || !n) {
+	if (gs_read_file_max(path, bytes ? bytes : GS_READ_MAX, &data, &n) < 0 || (bytes && n != bytes) ||
+	    !n) {
 		free(data);
 		data = NULL;
 	}

@@ -613,11 +613,11 @@ static void load_files(struct checker *ck)
 			/* T1 files travel without their kernels: still worth checking */
 			gs_diag_warning(ck->d, f->loc,
 					"cannot read kernel file '%s': %s; the space can be checked and "
-					"listed, not run", path, strerror(-rc));
+					"listed, not run", path, gs_read_strerror(rc));
 			f->text = NULL;
 		} else if (rc < 0) {
 			gs_diag_error(ck->d, f->loc, "cannot read kernel file '%s': %s", path,
-				      strerror(-rc));
+				      gs_read_strerror(rc));
 			f->text = NULL;
 		}
 		f->path = gs_arena_strdup(&sp->arena, path);

@@ -224,6 +224,10 @@ static void lex_string(struct gs_lexer *lx, struct gs_token *t)
 	size_t start = lx->pos, n = lx->end, i = start + 1;
 	char q = s[start];
 	struct gs_buf b = GS_BUF_INIT;
+	/* strings are ASCII: the evaluator indexes and measures them by byte,
+	 * and results are JSON, which has no room for bytes that are not
+	 * UTF-8.  One error per literal is enough. */
+	int non_ascii = 0;
 	for (;;) {
 		if (i >= n || s[i] == '\n') {
 			gs_diag_error(lx->d, loc_at(lx, start, 1), "unterminated string");
@@ -247,8 +251,13 @@ static void lex_string(struct gs_lexer *lx, struct gs_token *t)
 			case 'x':
 				if (i + 1 < n && digit_value((unsigned char)s[i]) < 16 &&
 				    digit_value((unsigned char)s[i + 1]) < 16) {
-					gs_buf_putc(&b, digit_value((unsigned char)s[i]) * 16 +
-							       digit_value((unsigned char)s[i + 1]));
+					int v = digit_value((unsigned char)s[i]) * 16 +
+						digit_value((unsigned char)s[i + 1]);
+					if (v >= 0x80 && !non_ascii++)
+						gs_diag_error(lx->d, loc_at(lx, i - 2, 4),
+							      "escape '%.4s' is not ASCII: strings are ASCII",
+							      s + i - 2);
+					gs_buf_putc(&b, v);
 					i += 2;
 					break;
 				}
@@ -259,6 +268,11 @@ static void lex_string(struct gs_lexer *lx, struct gs_token *t)
 			continue;
 		}
 		if (c >= 0x80 || c == 0) {
+			int u = c ? utf8_len((const unsigned char *)s + i, (const unsigned char *)s + n) : 0;
+			if (u && !non_ascii++)
+				gs_diag_error(lx->d, loc_at(lx, i, (size_t)u),
+					      "non-ASCII character '%.*s' in a string: strings are ASCII", u,
+					      s + i);
 			size_t k = bad_byte(lx, i, 1);
 			gs_buf_put(&b, s + i, k);
 			i += k;

@@ -1,6 +1,7 @@
 /* load.c — from a file name to a checked space. */
 #include "lang/lang.h"
 #include "lang/parse.h"
+#include "query/qcols.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,32 @@ static void set_names(struct gs_space *sp, const char *path)
 									 : strlen(base));
 }
 
+/* Parameters and metrics live in one namespace with the result's fields
+ * when a sweep is queried and exported: a parameter called time_ms would
+ * make `--where time_ms < 1` mean one of two things. */
+static void check_reserved(const struct gs_space *sp, struct gs_diag *d)
+{
+	for (size_t i = 0; i < sp->nparams; i++)
+		if (gs_qfield_reserved(sp->params[i].name))
+			gs_diag_error(d, sp->params[i].loc,
+				      "parameter name '%s' is reserved: results have a field of that name",
+				      sp->params[i].name);
+	for (size_t i = 0; i < sp->nmetrics; i++)
+		if (gs_qfield_reserved(sp->metrics[i].name))
+			gs_diag_error(d, sp->metrics[i].loc,
+				      "metric name '%s' is reserved: results have a field of that name",
+				      sp->metrics[i].name);
+}
+
 struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opts *o,
 				struct gs_diag *d)
 {
+	/* a byte order mark, as some editors on Windows write: not text.  Gone
+	 * from the source, so that columns on the first line stay right */
+	if (src->len >= 3 && !memcmp(src->text, "\xEF\xBB\xBF", 3)) {
+		memmove(src->text, src->text + 3, src->len - 3 + 1);
+		src->len -= 3;
+	}
 	struct gs_space *sp = gs_xcalloc(1, sizeof(*sp));
 	sp->src = src;
 	sp->emu = o ? o->emu : 0;
@@ -59,8 +83,10 @@ struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opt
 			      "empty space: no kernel, no problem and no parameter");
 	/* the translation stays alive in sp->extra for the diagnostics */
 	sp->src = src;
-	if (d->errors == before)
+	if (d->errors == before) {
+		check_reserved(sp, d);
 		gs_check_space(sp, o ? o->sets : NULL, o ? o->nsets : 0, d);
+	}
 	sp->given = NULL; /* the caller's, needed by the checker only */
 	sp->ngiven = 0;
 	return sp;

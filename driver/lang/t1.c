@@ -25,8 +25,14 @@
  *   - Budget as an object or an array, sections for other tools (Search,
  *     verification, metadata, ...) which are reported and ignored.
  * Whatever cannot be mapped is a warning naming the field; a parameter or a
- * condition is never dropped: one that cannot be translated is an error. */
+ * condition is never dropped: one that cannot be translated is an error.
+ * Every field is read through get(), which knows the JSON kinds it may
+ * have: a field of another kind, or a required one that is missing or
+ * null, is an error naming its JSON path (null in an optional field means
+ * not given, as Kernel Tuner writes it).  Strings are ASCII, as the space
+ * language's are. */
 #include "lang/lang.h"
+#include "query/qcols.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -302,6 +308,80 @@ static json_t *member(json_t *obj, const char *name, const char *alt, const char
 	return best;
 }
 
+/* ---- typed access: every field a type, every mistake an error at its path ---- */
+
+enum {
+	T1_OBJ = 1,
+	T1_LIST = 2,
+	T1_STR = 4,
+	T1_NUM = 8,
+	T1_BOOL = 16,
+	T1_REQ = 32, /* absent or null is an error, not "not given" */
+};
+
+static unsigned kind_of(json_t *v)
+{
+	if (!v)
+		return 0;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return T1_OBJ;
+	case JSON_ARRAY: return T1_LIST;
+	case JSON_STRING: return T1_STR;
+	case JSON_INTEGER: case JSON_REAL: return T1_NUM;
+	case JSON_TRUE: case JSON_FALSE: return T1_BOOL;
+	default: return 0;
+	}
+}
+
+static const char *kind_name(json_t *v)
+{
+	switch (kind_of(v)) {
+	case T1_OBJ: return "an object";
+	case T1_LIST: return "a list";
+	case T1_STR: return "a string";
+	case T1_NUM: return "a number";
+	case T1_BOOL: return "a boolean";
+	default: return "null";
+	}
+}
+
+/* Is v (at the current path) of a kind in `want`?  An error saying `what` is
+ * expected when not. */
+static int check_kind(struct t1 *t, json_t *v, unsigned want, const char *what)
+{
+	if (v && (kind_of(v) & want))
+		return 1;
+	if (!v || json_is_null(v))
+		error_at(t, LOC_VALUE, "t1: %s: %s (%s is required)", path_str(t), v ? "null" : "missing",
+			 what);
+	else
+		error_at(t, LOC_VALUE, "t1: %s: expected %s, found %s", path_str(t), what, kind_name(v));
+	return 0;
+}
+
+/* Member `name` of obj (see member()) when it is of a kind in `want`: 1, with
+ * *v and *key (the key as spelled) set.  0 when it is absent or null and
+ * optional.  -1 after an error at its path: required and absent or null, or
+ * of another kind.  `what` is the kinds wanted, in words. */
+static int get(struct t1 *t, json_t *obj, const char *name, const char *alt, unsigned want,
+	       const char *what, json_t **v, const char **key)
+{
+	const char *k = NULL;
+	json_t *m = member(obj, name, alt, &k);
+	*v = NULL;
+	if (key)
+		*key = k ? k : name;
+	if ((!m || json_is_null(m)) && !(want & T1_REQ))
+		return 0;
+	push_key(t, k ? k : name);
+	int ok = check_kind(t, m, want, what);
+	pop(t);
+	if (!ok)
+		return -1;
+	*v = m;
+	return 1;
+}
+
 /* Is `key` one of the '|'-separated names in `list` (any letter case)? */
 static int key_in(const char *key, const char *list)
 {
@@ -496,6 +576,24 @@ static int put_literal(struct gs_buf *b, json_t *v)
 	}
 }
 
+/* Is s ASCII?  An error at the current path when not: the space
+ * language's strings are ASCII (they are indexed by byte), and so are its
+ * names. */
+static int ascii_ok(struct t1 *t, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p >= 0x80) {
+			int n = 1;
+			while (n < 4 && (p[n] & 0xC0) == 0x80)
+				n++;
+			error_at(t, LOC_VALUE, "t1: %s: non-ASCII character '%.*s' (strings are ASCII)",
+				 path_str(t), n, (const char *)p);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Does s hold exactly one number (the "numbers as strings" of real files)? */
 static int numeric_string(const char *s, double *out)
 {
@@ -567,12 +665,12 @@ static char *expr_text(struct t1 *t, const char *s)
 	while (b.len && b.p[b.len - 1] == ' ')
 		b.p[--b.len] = 0;
 	if (!b.len) {
-		error_at(t, LOC_VALUE, "t1: %s is empty", path_str(t));
+		error_at(t, LOC_VALUE, "t1: %s: empty (an expression is required)", path_str(t));
 	} else if (quote) {
 		error_at(t, LOC_VALUE, "t1: unterminated string in %s", path_str(t));
 	} else if (bad || level) {
 		error_at(t, LOC_VALUE, "t1: unbalanced brackets in %s", path_str(t));
-	} else {
+	} else if (ascii_ok(t, gs_buf_str(&b))) { /* a comment, already cut, may be in any script */
 		return gs_buf_detach(&b);
 	}
 	gs_buf_release(&b);
@@ -610,7 +708,7 @@ static char *scalar_expr(struct t1 *t, json_t *v)
 		put_literal(&b, v);
 		return gs_buf_detach(&b);
 	}
-	error_at(t, LOC_VALUE, "t1: %s must be a number or an expression string", path_str(t));
+	check_kind(t, v, T1_NUM | T1_STR | T1_BOOL, "a number or an expression string");
 	return NULL;
 }
 
@@ -632,7 +730,8 @@ static void collect_params(struct t1 *t, json_t *tps)
 		if (json_is_string(name) && !is_param(t, json_string_value(name))) {
 			gs_grow(&t->params, &t->capparams, t->nparams + 1, sizeof(*t->params));
 			gs_grow(&t->pvalues, &t->capvalues, t->nparams + 1, sizeof(*t->pvalues));
-			t->pvalues[t->nparams] = member(p, "Values", NULL, NULL);
+			json_t *vals = member(p, "Values", NULL, NULL);
+			t->pvalues[t->nparams] = kind_of(vals) & (T1_STR | T1_LIST) ? vals : NULL;
 			t->params[t->nparams++] = json_string_value(name);
 		}
 	}
@@ -647,24 +746,21 @@ static int emit_param(struct t1 *t, json_t *p, struct t1_param *out, const char 
 {
 	const char *key;
 	memset(out, 0, sizeof(*out));
-	if (!json_is_object(p)) {
-		error_at(t, LOC_VALUE, "t1: %s must be an object with Name and Values", path_str(t));
+	json_t *name, *type, *values;
+	if (!check_kind(t, p, T1_OBJ, "an object with Name and Values"))
 		return -1;
-	}
-	json_t *name = member(p, "Name", NULL, &key);
-	if (!name) {
-		error_at(t, LOC_VALUE, "t1: parameter %s has no Name", path_str(t));
+	if (get(t, p, "Name", NULL, T1_STR | T1_REQ, "a string", &name, &key) < 0)
 		return -1;
-	}
 	push_key(t, key);
 	const char *n = json_string_value(name);
 	int bad = 1;
-	if (!n)
-		error_at(t, LOC_VALUE, "t1: parameter name must be a string");
-	else if (!is_identifier(n))
+	if (!is_identifier(n))
 		error_at(t, LOC_VALUE, "t1: parameter name '%s' is not an identifier", n);
 	else if (is_keyword(n))
 		error_at(t, LOC_VALUE, "t1: parameter name '%s' is a Python keyword", n);
+	else if (gs_qfield_reserved(n))
+		error_at(t, LOC_VALUE, "t1: parameter name '%s' is reserved: results have a field of "
+			 "that name", n);
 	else if (in_list(seen, nseen, n))
 		error_at(t, LOC_VALUE, "t1: duplicate parameter '%s'", n);
 	else
@@ -674,26 +770,26 @@ static int emit_param(struct t1 *t, json_t *p, struct t1_param *out, const char 
 		return -1;
 	out->name = n;
 	out->obj = p;
-	out->deflt = member(p, "Default", NULL, &out->default_key);
+	int rc = 0;
+	if (get(t, p, "Default", NULL, T1_NUM | T1_STR | T1_BOOL, "a number, a string or a boolean",
+		&out->deflt, &out->default_key) < 0)
+		rc = -1;
 
-	json_t *type = member(p, "Type", NULL, &key);
-	if (type) {
+	if (get(t, p, "Type", NULL, T1_STR, "a type name", &type, &key) < 0) {
+		rc = -1;
+	} else if (type && !key_in(json_string_value(type), known_types)) {
 		push_key(t, key);
-		if (!json_is_string(type) || !key_in(json_string_value(type), known_types))
-			warn_at(t, LOC_VALUE, "t1: unknown parameter type in %s; values used as given",
-				path_str(t));
+		warn_at(t, LOC_VALUE, "t1: unknown parameter type in %s; values used as given",
+			path_str(t));
 		pop(t);
 	}
 
-	json_t *values = member(p, "Values", NULL, &key);
-	if (!values) {
-		error_at(t, LOC_VALUE, "t1: parameter '%s' has no Values", n);
+	if (get(t, p, "Values", NULL, T1_LIST | T1_STR | T1_REQ,
+		"a list of values or an expression string", &values, &key) < 0)
 		return -1;
-	}
 	out->values = values;
 	out->values_key = key;
 	push_key(t, key);
-	int rc = 0;
 	if (json_is_string(values)) {
 		char *e = expr_text(t, json_string_value(values));
 		if (e) {
@@ -708,9 +804,25 @@ static int emit_param(struct t1 *t, json_t *p, struct t1_param *out, const char 
 		size_t i;
 		json_t *v;
 		int warned = 0;
-		if (put_literal(&lit, values) < 0) {
-			error_at(t, LOC_VALUE, "t1: values of '%s' must be numbers, strings or booleans", n);
+		if (!json_array_size(values)) {
+			error_at(t, LOC_VALUE, "t1: %s: empty list (a parameter needs at least one value)",
+				 path_str(t));
 			rc = -1;
+		} else {
+			json_array_foreach (values, i, v) {
+				push_idx(t, i);
+				if (!json_is_null(v) && !check_kind(t, v, T1_NUM | T1_STR | T1_BOOL | T1_LIST,
+								    "a number, a string or a boolean"))
+					rc = -1;
+				else if (json_is_string(v) && !ascii_ok(t, json_string_value(v)))
+					rc = -1;
+				pop(t);
+			}
+			if (rc == 0 && put_literal(&lit, values) < 0) {
+				error_at(t, LOC_VALUE, "t1: values of '%s' must be numbers, strings or booleans",
+					 n);
+				rc = -1;
+			}
 		}
 		json_array_foreach (values, i, v) {
 			if (!warned && json_is_string(v) && numeric_string(json_string_value(v), NULL)) {
@@ -726,9 +838,6 @@ static int emit_param(struct t1 *t, json_t *p, struct t1_param *out, const char 
 			end_stmt(t);
 		}
 		gs_buf_release(&lit);
-	} else {
-		error_at(t, LOC_VALUE, "t1: Values of '%s' must be an expression string or an array", n);
-		rc = -1;
 	}
 	pop(t);
 	warn_unknown_members(t, p, "Name|Type|Values|Default");
@@ -846,35 +955,33 @@ static int emit_condition(struct t1 *t, json_t *c)
 {
 	const char *key = NULL;
 	json_t *expr = c;
+	if (!check_kind(t, c, T1_OBJ | T1_STR, "an object with an Expression, or an expression string"))
+		return -1;
 	if (json_is_object(c)) {
-		json_t *ps = member(c, "Parameters", NULL, &key);
+		json_t *ps;
+		int bad = get(t, c, "Parameters", NULL, T1_LIST, "a list of parameter names", &ps, &key) < 0;
 		if (ps) {
 			size_t i;
 			json_t *p;
 			push_key(t, key);
-			if (!json_is_array(ps))
-				warn_at(t, LOC_VALUE, "t1: %s should be a list of parameter names",
-					path_str(t));
 			json_array_foreach (ps, i, p) {
 				push_idx(t, i);
-				if (!json_is_string(p) || !name_taken(t, json_string_value(p)))
+				if (!check_kind(t, p, T1_STR, "a parameter name"))
+					bad = 1;
+				else if (!name_taken(t, json_string_value(p)))
 					warn_at(t, LOC_VALUE, "t1: %s names no parameter", path_str(t));
 				pop(t);
 			}
 			pop(t);
 		}
 		warn_unknown_members(t, c, "Expression|Parameters");
-		expr = member(c, "Expression", NULL, &key);
-		if (!expr) {
-			error_at(t, LOC_VALUE, "t1: condition %s has no Expression", path_str(t));
+		if (get(t, c, "Expression", NULL, T1_STR | T1_REQ, "an expression string", &expr, &key) < 0 ||
+		    bad)
 			return -1;
-		}
 		push_key(t, key);
 	}
 	int rc = -1;
-	if (!json_is_string(expr)) {
-		error_at(t, LOC_VALUE, "t1: condition %s must be an expression string", path_str(t));
-	} else {
+	{
 		char *e = expr_text(t, json_string_value(expr));
 		if (e) {
 			gs_buf_printf(t->out, "require %s", e);
@@ -893,10 +1000,8 @@ static void emit_problems(struct t1 *t, json_t *cfg)
 {
 	const char *key;
 	json_t *v;
-	if (!json_is_object(cfg)) {
-		warn_at(t, LOC_VALUE, "t1: %s is not an object; ignored", path_str(t));
+	if (!check_kind(t, cfg, T1_OBJ, "an object of named constants"))
 		return;
-	}
 	json_object_foreach (cfg, key, v) {
 		push_key(t, key);
 		if (!is_identifier(key) || is_keyword(key)) {
@@ -942,10 +1047,8 @@ static int read_dims(struct t1 *t, json_t *obj, struct t1_dims *out)
 {
 	static const char *const axis[] = { "X", "Y", "Z" };
 	memset(out, 0, sizeof(*out));
-	if (!json_is_object(obj)) {
-		warn_at(t, LOC_VALUE, "t1: %s must be an object with X, Y, Z; ignored", path_str(t));
+	if (!check_kind(t, obj, T1_OBJ, "an object with X, Y, Z"))
 		return -1;
-	}
 	int rc = 0;
 	for (int i = 0; i < 3; i++) {
 		const char *key;
@@ -963,7 +1066,7 @@ static int read_dims(struct t1 *t, json_t *obj, struct t1_dims *out)
 		if (!out->e[i])
 			out->e[i] = gs_xstrdup("1");
 	if (!out->n && !rc) {
-		warn_at(t, LOC_VALUE, "t1: %s has no X; ignored", path_str(t));
+		error_at(t, LOC_VALUE, "t1: %s: no X, Y or Z (at least X is required)", path_str(t));
 		rc = -1;
 	}
 	warn_unknown_members(t, obj, "X|Y|Z");
@@ -1042,11 +1145,11 @@ static char *value_expr(struct t1 *t, json_t *v, const char *space)
 		} else if (x == floor(x) && fabs(x) < 9.2e18) {
 			gs_buf_printf(&b, "%lld", (long long)x);
 		} else {
-			warn_at(t, LOC_VALUE, "t1: %s is not an integer, as its type needs", path_str(t));
+			error_at(t, LOC_VALUE, "t1: %s: expected an integer, as its type needs", path_str(t));
 			return NULL;
 		}
 	} else {
-		warn_at(t, LOC_VALUE, "t1: %s must be a number", path_str(t));
+		check_kind(t, v, T1_NUM | T1_STR | T1_BOOL, "a number or an expression string");
 		return NULL;
 	}
 	return gs_buf_detach(&b);
@@ -1060,14 +1163,10 @@ static char *fill_expr(struct t1 *t, json_t *a, size_t index, const char *space)
 	json_t *ft = member(a, "FillType", NULL, &key);
 	json_t *fv = member(a, "FillValue", "value", &vkey);
 	struct gs_buf b = GS_BUF_INIT;
-	const char *kind = json_string_value(ft);
+	const char *kind = json_string_value(ft); /* types checked by emit_argument */
 	char *v;
-	if (ft && !kind) {
-		push_key(t, key);
-		warn_at(t, LOC_VALUE, "t1: %s must be a string", path_str(t));
-		pop(t);
-		return NULL;
-	}
+	if (json_is_null(fv))
+		fv = NULL;
 	if (!kind)
 		kind = fv ? "Constant" : "uninitialized";
 	if (!strcasecmp(kind, "Constant")) {
@@ -1100,7 +1199,10 @@ static char *fill_expr(struct t1 *t, json_t *a, size_t index, const char *space)
 	} else if (!strcasecmp(kind, "Generator") || !strcasecmp(kind, "BinaryRaw")) {
 		json_t *ds = member(a, "DataSource", NULL, &key);
 		if (!json_is_string(ds)) {
-			warn_at(t, LOC_VALUE, "t1: %s Generator or BinaryRaw fill needs a DataSource", path_str(t));
+			push_key(t, "DataSource");
+			error_at(t, LOC_VALUE, "t1: %s: missing (a %s fill needs its source)", path_str(t),
+				 kind);
+			pop(t);
 			return NULL;
 		}
 		if (!strcasecmp(kind, "BinaryRaw")) {
@@ -1163,7 +1265,9 @@ static char *subst_params(struct t1 *t, const char *e)
 			if (k < t->nparams && !attr && !isdigit((unsigned char)*s)) {
 				json_t *v = t->pvalues[k];
 				gs_buf_putc(&b, '(');
-				if (json_is_string(v))
+				if (!v) /* no usable Values: emit_param says so */
+					gs_buf_puts(&b, word);
+				else if (json_is_string(v))
 					for (const char *q = json_string_value(v); *q; q++)
 						gs_buf_putc(&b, *q == '\n' || *q == '\r' ? ' ' : *q);
 				else if (put_literal(&b, v) < 0)
@@ -1187,39 +1291,66 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 			 struct gs_buf *clauses)
 {
 	const char *key;
-	if (!json_is_object(a)) {
-		warn_at(t, LOC_VALUE, "t1: cannot map %s (not an object)", path_str(t));
+	json_t *mt, *ty, *nm, *unused;
+	if (!check_kind(t, a, T1_OBJ, "an object with Type and Size or FillValue"))
 		return -1;
+	/* every field's type first: one mistyped is an error whether or not
+	 * this argument's kind reads it */
+	int bad = get(t, a, "MemoryType", NULL, T1_STR, "\"Vector\", \"Scalar\" or \"Symbol\"", &mt,
+		      NULL) < 0;
+	bad |= get(t, a, "Type", NULL, T1_STR | T1_REQ, "a type name", &ty, &key) < 0;
+	bad |= get(t, a, "Name", NULL, T1_STR, "a string", &nm, NULL) < 0;
+	bad |= get(t, a, "Size", "length", T1_NUM | T1_STR, "a number or an expression string", &unused,
+		   NULL) < 0;
+	bad |= get(t, a, "TypeSize", NULL, T1_NUM | T1_STR, "a number", &unused, NULL) < 0;
+	bad |= get(t, a, "FillType", NULL, T1_STR, "a fill type name", &unused, NULL) < 0;
+	bad |= get(t, a, "FillValue", "value", T1_NUM | T1_STR | T1_BOOL, "a number or an expression string",
+		   &unused, NULL) < 0;
+	bad |= get(t, a, "DataSource", NULL, T1_STR, "a file name or an expression string", &unused,
+		   NULL) < 0;
+	bad |= get(t, a, "RandomSeed", NULL, T1_NUM, "an integer", &unused, NULL) < 0;
+	if (unused && !json_is_integer(unused)) {
+		push_key(t, "RandomSeed");
+		error_at(t, LOC_VALUE, "t1: %s: expected an integer, found a real number", path_str(t));
+		pop(t);
+		bad = 1;
 	}
-	json_t *mt = member(a, "MemoryType", NULL, &key);
-	const char *mem = json_string_value(mt);
-	json_t *ty = member(a, "Type", NULL, &key);
-	const struct t1_type *type = find_type(json_string_value(ty));
-	json_t *nm = member(a, "Name", NULL, NULL);
-	const char *name = json_string_value(nm);
+	bad |= get(t, a, "AccessType", NULL, T1_STR, "\"ReadOnly\", \"WriteOnly\" or \"ReadWrite\"",
+		   &unused, NULL) < 0;
+	bad |= get(t, a, "MemType", NULL, T1_STR, "a string", &unused, NULL) < 0;
+	bad |= get(t, a, "Output", NULL, T1_BOOL | T1_NUM | T1_STR, "a boolean", &unused, NULL) < 0;
 	warn_unknown_members(t, a,
 			     "Name|Type|Size|length|TypeSize|FillType|FillValue|value|DataSource|"
 			     "RandomSeed|AccessType|MemoryType|MemType|Output");
+	if (bad)
+		return -1;
+	const char *mem = json_string_value(mt);
+	const struct t1_type *type = find_type(json_string_value(ty));
+	const char *name = json_string_value(nm);
 	if (!type) {
-		if (ty)
-			push_key(t, key);
-		warn_at(t, LOC_VALUE, "t1: cannot map argument type %s%s%s", ty ? "'" : "(none)",
-			ty ? (json_string_value(ty) ? json_string_value(ty) : "?") : "", ty ? "'" : "");
-		if (ty)
-			pop(t);
+		push_key(t, key);
+		warn_at(t, LOC_VALUE, "t1: cannot map argument type '%s'", json_string_value(ty));
+		pop(t);
 		return -1;
 	}
-	if (!mem)
-		mem = member(a, "Size", "length", NULL) ? "Vector" : "Scalar";
+	if (!mem) {
+		json_t *sz = member(a, "Size", "length", NULL);
+		mem = sz && !json_is_null(sz) ? "Vector" : "Scalar";
+	}
 
 	if (!strcasecmp(mem, "Scalar")) {
 		json_t *fv = member(a, "FillValue", "value", &key);
+		if (json_is_null(fv))
+			fv = NULL;
 		if (type->lanes != 1) {
 			warn_at(t, LOC_VALUE, "t1: cannot map %s: a %s scalar", path_str(t), json_string_value(ty));
 			return -1;
 		}
 		if (!fv) {
-			warn_at(t, LOC_VALUE, "t1: cannot map %s: a scalar without FillValue", path_str(t));
+			push_key(t, "FillValue");
+			error_at(t, LOC_VALUE, "t1: %s: missing (a scalar argument's value is required)",
+				 path_str(t));
+			pop(t);
 			return -1;
 		}
 		push_key(t, key);
@@ -1262,6 +1393,8 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 
 	json_t *size = member(a, "Size", "length", &key);
 	char *count = NULL;
+	if (json_is_null(size))
+		size = NULL;
 	if (size) {
 		push_key(t, key);
 		count = scalar_expr(t, size);
@@ -1274,7 +1407,10 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 	} else if (symbol) {
 		count = gs_xstrdup("1");
 	} else {
-		warn_at(t, LOC_VALUE, "t1: cannot map %s: a vector without Size", path_str(t));
+		push_key(t, "Size");
+		error_at(t, LOC_VALUE, "t1: %s: missing (a vector argument's length is required)",
+			 path_str(t));
+		pop(t);
 		return -1;
 	}
 	char *fill = fill_expr(t, a, index, type->space);
@@ -1335,23 +1471,19 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		return;
 	}
 
-	json_t *lang = member(ks, "Language", NULL, &key);
-	if (lang && !(json_is_string(lang) && !strcasecmp(json_string_value(lang), "CUDA"))) {
+	json_t *lang, *kname, *kfile;
+	get(t, ks, "Language", NULL, T1_STR, "a language name", &lang, &key);
+	if (lang && strcasecmp(json_string_value(lang), "CUDA")) {
 		push_key(t, key);
 		warn_at(t, LOC_VALUE, "t1: %s is not CUDA; gsearch compiles the kernel as CUDA",
 			path_str(t));
 		pop(t);
 	}
 
-	json_t *kname = member(ks, "KernelName", NULL, &key);
-	json_t *kfile = member(ks, "KernelFile", NULL, &fkey);
-	const char *kn = json_string_value(kname);
-	if (kname && !kn) {
-		push_key(t, key);
-		warn_at(t, LOC_VALUE, "t1: %s must be a string; ignored", path_str(t));
-		pop(t);
-	}
-	if (kn && json_is_string(kfile)) {
+	int kbad = get(t, ks, "KernelName", NULL, T1_STR, "a string", &kname, &key) < 0;
+	kbad |= get(t, ks, "KernelFile", NULL, T1_STR, "a file name", &kfile, &fkey) < 0;
+	const char *kn = kbad ? NULL : json_string_value(kname);
+	if (kn && kfile) {
 		push_key(t, key);
 		gs_buf_puts(t->out, "kernel ");
 		if (is_identifier(kn) && !is_keyword(kn))
@@ -1368,21 +1500,29 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 			path_str(t));
 		pop(t);
 		kn = NULL;
-	} else if (!kname) {
+	} else if (!kname && !kbad) {
 		warn_at(t, LOC_VALUE, "t1: %s has no KernelName; no kernel or launch statement",
 			path_str(t));
 	}
 
 	/* ProblemSize: Kernel Tuner's problem dimensions, used by GridDiv* and
 	 * by Size expressions */
-	json_t *ps = member(ks, "ProblemSize", NULL, &key);
+	json_t *ps;
+	get(t, ks, "ProblemSize", NULL, T1_LIST | T1_NUM | T1_STR,
+	    "a list of sizes, a number or an expression string", &ps, &key);
 	const char *ps_key = key;
 	int have_ps = 0;
-	if (ps && !json_is_null(ps)) {
+	if (ps) {
 		push_key(t, key);
 		struct gs_buf lit = GS_BUF_INIT;
 		char *e = NULL;
-		if (json_is_array(ps)) {
+		if (json_is_array(ps) && !json_array_size(ps)) {
+			error_at(t, LOC_VALUE, "t1: %s: empty list (one to three sizes are required)",
+				 path_str(t));
+		} else if (json_is_array(ps) && json_array_size(ps) > 3) {
+			error_at(t, LOC_VALUE, "t1: %s: %zu sizes (one to three are allowed)", path_str(t),
+				 json_array_size(ps));
+		} else if (json_is_array(ps)) {
 			gs_buf_putc(&lit, '[');
 			json_array_foreach (ps, i, v) {
 				push_idx(t, i);
@@ -1409,13 +1549,14 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		pop(t);
 	}
 	json_t *bc = member(ks, "BenchmarkConfig", NULL, &key);
-	if (bc) {
+	if (bc && !json_is_null(bc)) {
 		push_key(t, key);
 		emit_problems(t, bc);
 		pop(t);
 	}
 
-	json_t *opts = member(ks, "CompilerOptions", NULL, &key);
+	json_t *opts;
+	get(t, ks, "CompilerOptions", NULL, T1_LIST | T1_STR, "a list of strings", &opts, &key);
 	if (opts) {
 		push_key(t, key);
 		if (json_is_string(opts)) {
@@ -1427,9 +1568,8 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		} else if (json_is_array(opts)) {
 			json_array_foreach (opts, i, v) {
 				push_idx(t, i);
-				if (!json_is_string(v)) {
-					warn_at(t, LOC_VALUE, "t1: cannot map %s (not a string); ignored",
-						path_str(t));
+				if (!check_kind(t, v, T1_STR, "a string")) {
+					/* reported */
 				} else if (*json_string_value(v)) {
 					gs_buf_puts(t->out, "option ");
 					put_str_lit(t->out, json_string_value(v));
@@ -1437,15 +1577,14 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 				}
 				pop(t);
 			}
-		} else if (!json_is_null(opts)) {
-			warn_at(t, LOC_VALUE, "t1: cannot map %s (not a list of strings); ignored", path_str(t));
 		}
 		pop(t);
 	}
 
 	/* block and grid */
 	struct t1_dims local = { { NULL }, 0 }, global = { { NULL }, 0 };
-	json_t *ls = member(ks, "LocalSize", "blockSize", &key);
+	json_t *ls;
+	get(t, ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls, &key);
 	int have_local = 0;
 	if (ls) {
 		push_key(t, key);
@@ -1459,19 +1598,21 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		pop(t);
 	}
 	const char *gkey, *tkey;
-	json_t *gs = member(ks, "GlobalSize", NULL, &gkey);
-	json_t *gridsize = member(ks, "gridSize", NULL, &key); /* older files: always in blocks */
-	json_t *gst = member(ks, "GlobalSizeType", NULL, &tkey);
+	json_t *gs, *gridsize, *gst;
+	get(t, ks, "GlobalSize", NULL, T1_OBJ, "an object with X, Y, Z", &gs, &gkey);
+	/* older files: always in blocks */
+	get(t, ks, "gridSize", NULL, T1_OBJ, "an object with X, Y, Z", &gridsize, &key);
+	get(t, ks, "GlobalSizeType", NULL, T1_STR, "\"CUDA\" or \"OpenCL\"", &gst, &tkey);
 	int opencl = 0;
 	if (gst) {
 		const char *s = json_string_value(gst);
 		push_key(t, tkey);
-		if (s && !strcasecmp(s, "OpenCL"))
+		if (!strcasecmp(s, "OpenCL"))
 			opencl = 1;
-		else if (!s || (strcasecmp(s, "CUDA") && strcasecmp(s, "Vulkan")))
+		else if (strcasecmp(s, "CUDA") && strcasecmp(s, "Vulkan"))
 			warn_at(t, LOC_VALUE, "t1: unknown %s; taken as CUDA (grid in blocks)", path_str(t));
 		pop(t);
-	} else if (json_is_string(lang) && !strcasecmp(json_string_value(lang), "OpenCL")) {
+	} else if (lang && !strcasecmp(json_string_value(lang), "OpenCL")) {
 		opencl = 1;
 	}
 	if (!gs && gridsize) {
@@ -1506,6 +1647,10 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 	/* Kernel Tuner's form: grid = ceil(ProblemSize[d] / product(GridDiv*)),
 	 * the divisors defaulting to the block size of that dimension */
 	static const char *const divs[] = { "GridDivX", "GridDivY", "GridDivZ" };
+	for (int d = 0; d < 3; d++) {
+		json_t *dv;
+		get(t, ks, divs[d], NULL, T1_LIST, "a list of divisors", &dv, &key);
+	}
 	if (!grid_done && have_ps && have_local) {
 		int dims = json_is_array(ps) ? (int)json_array_size(ps) : 1;
 		int ok = dims >= 1 && dims <= 3;
@@ -1552,7 +1697,7 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 	for (int d = 0; d < 3 && !griddiv_used; d++) {
 		const char *dk;
 		json_t *dv = member(ks, divs[d], NULL, &dk);
-		if (dv && !json_is_null(dv))
+		if (json_is_array(dv))
 			warn_unmapped(t, dk, grid_done ? "GlobalSize gives the grid"
 							: "needs ProblemSize and LocalSize");
 	}
@@ -1572,15 +1717,13 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 	}
 
 	/* arguments, then the launch that passes them */
-	json_t *args = member(ks, "Arguments", NULL, &key);
+	json_t *args;
+	int args_bad = get(t, ks, "Arguments", NULL, T1_LIST, "a list of arguments", &args, &key) < 0;
 	if (args) {
 		struct gs_buf a = GS_BUF_INIT, clauses = GS_BUF_INIT;
 		int ok = 1;
+		unsigned errors = t->errors;
 		push_key(t, key);
-		if (!json_is_array(args)) {
-			warn_at(t, LOC_VALUE, "t1: %s must be a list; ignored", path_str(t));
-			ok = 0;
-		}
 		json_array_foreach (args, i, v) {
 			push_idx(t, i);
 			if (emit_argument(t, v, i, &a, &clauses) < 0)
@@ -1598,14 +1741,14 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 			gs_buf_put(t->out, kn, idn);
 			gs_buf_printf(t->out, "(%s)%s", gs_buf_str(&a), gs_buf_str(&clauses));
 			end_stmt(t);
-		} else if (kn) {
+		} else if (kn && t->errors == errors) {
 			warn_at(t, LOC_VALUE, "t1: some of %s cannot be mapped; no launch statement",
 				path_str(t));
 		}
 		pop(t);
 		gs_buf_release(&a);
 		gs_buf_release(&clauses);
-	} else if (kn) {
+	} else if (kn && !args_bad) {
 		warn_at(t, LOC_VALUE, "t1: %s has no Arguments; no launch statement", path_str(t));
 	}
 
@@ -1650,21 +1793,14 @@ int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_d
 		error_at(&t, LOC_VALUE, "t1: the top level must be an object");
 		goto out;
 	}
-	json_t *cs = member(root, "ConfigurationSpace", NULL, &key);
-	const char *cs_key = key;
-	if (!cs) {
-		error_at(&t, LOC_VALUE, "t1: no ConfigurationSpace: the file defines no tuning parameters");
+	json_t *cs, *tps;
+	if (get(&t, root, "ConfigurationSpace", NULL, T1_OBJ | T1_REQ,
+		"an object with the TuningParameters", &cs, &key) < 0)
 		goto out;
-	}
+	const char *cs_key = key;
 	push_key(&t, cs_key);
-	json_t *tps = member(cs, "TuningParameters", NULL, &key);
+	get(&t, cs, "TuningParameters", NULL, T1_LIST | T1_REQ, "a list of parameters", &tps, &key);
 	const char *tps_key = key;
-	if (!json_is_object(cs))
-		error_at(&t, LOC_VALUE, "t1: ConfigurationSpace must be an object");
-	else if (!tps)
-		error_at(&t, LOC_VALUE, "t1: ConfigurationSpace has no TuningParameters");
-	else if (!json_is_array(tps))
-		error_at(&t, LOC_VALUE, "t1: TuningParameters must be a list");
 	pop(&t);
 	if (t.errors)
 		goto out;
@@ -1672,8 +1808,9 @@ int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_d
 
 	gs_buf_printf(out, "# space generated from the T1 file %s; each statement names its JSON field\n",
 		      json->name);
-	json_t *gen = member(root, "General", NULL, &key);
-	if (json_is_object(gen)) {
+	json_t *gen;
+	get(&t, root, "General", NULL, T1_OBJ, "an object", &gen, &key);
+	if (gen) {
 		const char *gkey;
 		push_key(&t, key);
 		json_object_foreach (gen, gkey, v) {
@@ -1689,12 +1826,11 @@ int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_d
 			}
 		}
 		pop(&t);
-	} else if (gen) {
-		warn_unmapped(&t, key, NULL);
 	}
 
 	/* kernel first: it defines ProblemSize, which values may use */
-	json_t *ks = member(root, "KernelSpecification", NULL, &key);
+	json_t *ks;
+	get(&t, root, "KernelSpecification", NULL, T1_OBJ, "an object", &ks, &key);
 	const char *ks_key = key;
 	struct gs_buf head = GS_BUF_INIT, tail = GS_BUF_INIT;
 	/* the kernel's statements go after params and requires: generate them
@@ -1721,14 +1857,14 @@ int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_d
 		}
 		gs_buf_release(&tail);
 		tail = rest;
-	} else {
+	} else if (!member(root, "KernelSpecification", NULL, NULL)) {
 		warn_at(&t, LOC_VALUE, "t1: no KernelSpecification: the space has no kernel to run");
 	}
 	gs_buf_puts(out, gs_buf_str(&head));
 	gs_buf_release(&head);
 
 	json_t *bc = member(root, "BenchmarkConfig", NULL, &key);
-	if (bc) {
+	if (bc && !json_is_null(bc)) {
 		push_key(&t, key);
 		emit_problems(&t, bc);
 		pop(&t);
@@ -1749,11 +1885,10 @@ int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_d
 	}
 	pop(&t);
 
-	json_t *conds = member(cs, "Conditions", "constraints", &key);
-	if (conds && !json_is_null(conds)) {
+	json_t *conds;
+	get(&t, cs, "Conditions", "constraints", T1_LIST, "a list of conditions", &conds, &key);
+	if (conds) {
 		push_key(&t, key);
-		if (!json_is_array(conds))
-			error_at(&t, LOC_VALUE, "t1: %s must be a list", path_str(&t));
 		json_array_foreach (conds, i, v) {
 			push_idx(&t, i);
 			emit_condition(&t, v);

@@ -2,6 +2,8 @@
 #include "util/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -247,23 +249,50 @@ void gs_arena_release(struct gs_arena *a)
 	a->total = 0;
 }
 
-int gs_read_file(const char *path, char **out, size_t *len)
+int gs_read_file_max(const char *path, size_t max, char **out, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK: opening a FIFO with no writer would wait for one; the flag
+	 * is cleared once the file is known to be regular, where it means
+	 * nothing anyway */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
 		return -errno;
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		return -EISDIR;
+	int err = 0;
+	if (fstat(fd, &st) < 0)
+		err = -errno;
+	else if (S_ISDIR(st.st_mode))
+		err = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		err = GS_ENOTREG; /* devices and pipes: /dev/zero never ends, a FIFO may never start */
+	else if ((uint64_t)st.st_size > max)
+		err = -EFBIG;
+	else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
 	}
+	/* the size is read again as the file is read: it may grow meanwhile */
 	struct gs_buf b = GS_BUF_INIT;
 	char tmp[65536];
-	size_t n;
-	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-		gs_buf_put(&b, tmp, n);
-	int err = ferror(f) ? -EIO : 0;
-	fclose(f);
+	for (;;) {
+		ssize_t n = read(fd, tmp, sizeof tmp);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		if (b.len + (size_t)n > max) {
+			err = -EFBIG;
+			break;
+		}
+		gs_buf_put(&b, tmp, (size_t)n);
+	}
+	close(fd);
 	if (err) {
 		gs_buf_release(&b);
 		return err;
@@ -271,6 +300,20 @@ int gs_read_file(const char *path, char **out, size_t *len)
 	*len = b.len;
 	*out = gs_buf_detach(&b);
 	return 0;
+}
+
+int gs_read_file(const char *path, char **out, size_t *len)
+{
+	return gs_read_file_max(path, GS_READ_MAX, out, len);
+}
+
+const char *gs_read_strerror(int rc)
+{
+	if (rc == GS_ENOTREG)
+		return "not a regular file";
+	if (rc == -EFBIG)
+		return "larger than the " GS_READ_MAX_TEXT " limit";
+	return strerror(-rc);
 }
 
 double gs_now(void)

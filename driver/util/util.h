@@ -94,9 +94,19 @@ int gs_strmap_add(struct gs_strmap *m, const char *key, int val);
 int gs_strmap_get(const struct gs_strmap *m, const char *key);
 void gs_strmap_release(struct gs_strmap *m);
 
-/* Read a whole file; returns 0 or a negative errno.  *out is NUL-terminated
- * and owned by the caller. */
+/* Read a whole regular file of at most GS_READ_MAX bytes (spaces, T1 files,
+ * kernel sources); returns 0, a negative errno, GS_ENOTREG for anything that
+ * is not a regular file (a device, a FIFO, a socket), or -EFBIG when it is
+ * too large.  *out is NUL-terminated and owned by the caller.  Opening never
+ * blocks.  gs_read_strerror says what a return value means. */
+#define GS_READ_MAX ((size_t)64 << 20)
+#define GS_READ_MAX_TEXT "64 MiB"
+#define GS_ENOTREG (-0x4000)
 int gs_read_file(const char *path, char **out, size_t *len);
+/* The same with another size limit (-EFBIG reads "larger than the
+ * GS_READ_MAX_TEXT limit" whatever `max` was: name the limit yourself). */
+int gs_read_file_max(const char *path, size_t max, char **out, size_t *len);
+const char *gs_read_strerror(int rc);
 
 /* Monotonic clock in seconds. */
 double gs_now(void);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dev/data.h"
@@ -456,6 +457,31 @@ START_TEST(test_fill_file)
 }
 END_TEST
 
+START_TEST(test_fill_file_not_regular)
+{
+	/* a FIFO with no writer must not hang the fill (the test timeout
+	 * would catch it), and a device is not data */
+	char *fifo = write_tmp("", 0);
+	unlink(fifo);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	char *text = gs_xasprintf("problem N = 4\n"
+				  "input A int32[N] file(\"%s\")\n"
+				  "input B int32[N] file(\"/dev/zero\")\n",
+				  fifo);
+	struct gs_space *sp = load(text);
+	char err[512];
+
+	ck_assert_ptr_null(fill(sp, "A", err, sizeof err));
+	ck_assert_msg(strstr(err, "is not a regular file") && !strstr(err, ": No such"), "%s", err);
+	ck_assert_ptr_null(fill(sp, "B", err, sizeof err));
+	ck_assert_msg(strstr(err, "'/dev/zero' is not a regular file"), "%s", err);
+	gs_space_free(sp);
+	unlink(fifo);
+	free(fifo);
+	free(text);
+}
+END_TEST
+
 START_TEST(test_fill_err_truncated)
 {
 	/* a short error buffer is cut, never overrun */
@@ -609,5 +635,6 @@ GS_TEST_MAIN(test_random_is_splitmix64, test_random_is_counter_based,
 	     test_fill_random_float_golden, test_fill_random_double_golden,
 	     test_fill_random_int_golden, test_fill_random_ranges, test_fill_random_never_hi,
 	     test_fill_random_errors, test_fill_value_and_zero, test_fill_index,
-	     test_fill_value_errors, test_fill_index_16m, test_fill_file, test_fill_err_truncated,
+	     test_fill_value_errors, test_fill_index_16m, test_fill_file, test_fill_file_not_regular,
+	     test_fill_err_truncated,
 	     test_compare_floats, test_compare_nan_inf, test_compare_ints, test_stats)

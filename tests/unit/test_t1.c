@@ -288,7 +288,8 @@ START_TEST(test_t1_missing_configuration_space)
 	int rc;
 	char *s = convert("{\"KernelSpecification\": {}}", &d, &rc);
 	ck_assert_int_eq(rc, -1);
-	ck_assert(has_msg(&d, GS_ERROR, "no ConfigurationSpace", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "t1: ConfigurationSpace: missing (an object with the "
+			  "TuningParameters is required)", NULL, NULL));
 	finish(s, &d);
 
 	s = convert("[1, 2]", &d, &rc);
@@ -298,7 +299,8 @@ START_TEST(test_t1_missing_configuration_space)
 
 	s = convert("{\"ConfigurationSpace\": {\"Conditions\": []}}", &d, &rc);
 	ck_assert_int_eq(rc, -1);
-	ck_assert(has_msg(&d, GS_ERROR, "no TuningParameters", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "t1: ConfigurationSpace.TuningParameters: missing (a list of "
+			  "parameters is required)", NULL, NULL));
 	finish(s, &d);
 }
 END_TEST
@@ -327,16 +329,21 @@ START_TEST(test_t1_bad_parameters_are_errors)
 	ck_assert_uint_eq(line, 3);
 	ck_assert(has_msg(&d, GS_ERROR, "duplicate parameter 'A'", &line, &col));
 	ck_assert_uint_eq(line, 5);
-	ck_assert(has_msg(&d, GS_ERROR, "parameter 'B' has no Values", NULL, NULL));
-	ck_assert(has_msg(&d, GS_ERROR, "Values of 'C' must be an expression string or an array", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "t1: ConfigurationSpace.TuningParameters[4].Values: missing (a "
+			  "list of values or an expression string is required)", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "t1: ConfigurationSpace.TuningParameters[5].Values: expected a "
+			  "list of values or an expression string, found a number", NULL, NULL));
 	ck_assert(has_msg(&d, GS_ERROR, "unbalanced brackets in ConfigurationSpace.TuningParameters[6].Values",
 			  &line, &col));
 	ck_assert_uint_eq(line, 8);
 	ck_assert_uint_eq(col, 27);
-	ck_assert(has_msg(&d, GS_ERROR, "values of 'E' must be numbers, strings or booleans", NULL, NULL));
-	ck_assert(has_msg(&d, GS_ERROR, "condition ConfigurationSpace.Conditions[0] has no Expression", NULL, NULL));
-	ck_assert(has_msg(&d, GS_ERROR, "must be an expression string", NULL, NULL));
-	ck_assert(has_msg(&d, GS_ERROR, "ConfigurationSpace.Conditions[2].Expression is empty", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "TuningParameters[7].Values[0]: expected a number, a string or "
+			  "a boolean, found an object", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "t1: ConfigurationSpace.Conditions[0].Expression: missing", NULL,
+			  NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "Conditions[1].Expression: expected an expression string, found "
+			  "a number", NULL, NULL));
+	ck_assert(has_msg(&d, GS_ERROR, "ConfigurationSpace.Conditions[2].Expression: empty", NULL, NULL));
 	ck_assert_uint_eq(d.errors, 10);
 	finish(s, &d);
 }
