@@ -98,8 +98,9 @@ static int merr(struct merge *m, int code, const char *fmt, ...)
 /* "<what>: <SQLite's message>" for a failure on db. */
 static int merr_db(struct merge *m, sqlite3 *db, const char *what, const char *path)
 {
-	return merr(m, -EIO, "%s%s%s: %s", path ? path : "", path ? ": " : "", what,
-		    sqlite3_errmsg(db));
+	return merr(m, -EIO, "%s%s%s: %s%s", path ? path : "", path ? ": " : "", what,
+		    sqlite3_errmsg(db),
+		    path ? gs_store_damage_hint(sqlite3_extended_errcode(db), path) : "");
 }
 
 static void put_ident(struct gs_buf *b, const char *name)
@@ -248,8 +249,9 @@ static int src_open(struct merge *m, const char *path, const struct stat *out_sb
 	sqlite3_busy_timeout(*db, 10000);
 	app = (int)query_int(*db, "PRAGMA application_id", 0, &ok);
 	if (!ok)
-		return merr(m, -EPROTO, "cannot open %s: not a gsearch database (%s)", path,
-			    sqlite3_errmsg(*db));
+		return merr(m, -EPROTO, "cannot open %s: not a gsearch database (%s)%s", path,
+			    sqlite3_errmsg(*db),
+			    gs_store_damage_hint(sqlite3_extended_errcode(*db), path));
 	version = (int)query_int(*db, "PRAGMA user_version", 0, &ok);
 	if (app != GS_STORE_APPLICATION_ID || version < 1)
 		return merr(m, -EPROTO, "cannot open %s: not a gsearch database", path);
