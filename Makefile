@@ -8,7 +8,8 @@
 #   make check-static    verify build/gsearch needs no shared library beyond libc/libm/libdl/libpthread
 #   make fuzz            libFuzzer on the space language, the T1 importer and the
 #                        option values of run and query, FUZZ_SECONDS (60) each;
-#                        FUZZ_TARGET=t1 (or space, options) runs one of them
+#                        FUZZ_TARGET=t1 (or space, options) runs one of them;
+#                        make fuzz-build only builds them
 #   make clean           remove build/
 #   make V=1 ...         show the full compiler command lines
 #
@@ -211,6 +212,7 @@ endif
 FUZZ_B       := build/fuzz
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   ?=
 FUZZ_CFLAGS  := $(ALL_CPPFLAGS) -std=gnu11 -O1 -g $(WARN) -Wno-psabi -pthread -fsanitize=fuzzer-no-link $(SANITIZE)
 FUZZ_OBJS    := $(patsubst driver/%.c,$(FUZZ_B)/obj/%.o,$(filter-out driver/main.c,$(SRCS)))
 # One target per tests/fuzz/fuzz_NAME.c: space (the space language), t1 (the
@@ -247,9 +249,11 @@ fuzz-build: $(FUZZ_BINS)
 # Every target is built; those of FUZZ_TARGET run one after the other, each
 # for FUZZ_SECONDS.  The seed corpus is copied fresh each run; what libFuzzer
 # finds accumulates in build/fuzz/corpus-NAME, crashing inputs land in
-# build/fuzz/crashes/NAME-*.  A crash stops the run with a non-zero status.
+# build/fuzz/crashes/NAME-*.  A crash stops that target (the others still
+# run) and makes the status non-zero; FUZZ_FLAGS='-fork=1 -ignore_crashes=1'
+# goes on past a known one.
 fuzz: $(FUZZ_BINS)
-	@set -e; for t in $(FUZZ_TARGET); do \
+	@set -e; rc=0; for t in $(FUZZ_TARGET); do \
 		case " $(FUZZ_TARGETS) " in *" $$t "*) ;; \
 		*) echo "fuzz: unknown FUZZ_TARGET '$$t' ($(FUZZ_TARGETS))"; exit 2;; esac; \
 	done; \
@@ -261,10 +265,11 @@ fuzz: $(FUZZ_BINS)
 		for f in $$seeds; do cp "$$f" "$(FUZZ_B)/seed-$$t/$$(echo "$$f" | tr / _)"; done; \
 		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
 		$(FUZZ_B)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-max_len=16384 -print_final_stats=1 -dict=tests/fuzz/$$t.dict \
+			-max_len=16384 -print_final_stats=1 -dict=tests/fuzz/$$t.dict $(FUZZ_FLAGS) \
 			-artifact_prefix=$(FUZZ_B)/crashes/$$t- \
-			$(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t; \
-	done
+			$(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t || rc=1; \
+	done; \
+	exit $$rc
 
 clean:
 	rm -rf build
