@@ -10,13 +10,11 @@
  * evaluated on one row.
  * Built and run by `make fuzz FUZZ_TARGET=options`. */
 #include <getopt.h>
-#include <sanitizer/common_interface_defs.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "lang/lang.h"
@@ -42,14 +40,17 @@ static const char space_text[] =
 	"metric gflops = 2 * M * N / (time_ms * 1e6) higher\n";
 
 static FILE *devnull;
-static int devnull_fd, stderr_fd;
 
-/* The parsers print usage errors to stderr, once per input: fd 2 points to
- * /dev/null while they run.  The sanitizers report on a copy of the real
- * stderr, so a crash inside still shows. */
+/* The parsers print usage errors on stderr, once per input: while they run,
+ * stderr is /dev/null.  The stream, not fd 2, so that what libFuzzer and the
+ * sanitizers print about a crash in there still shows (glibc's stderr is a
+ * variable; libFuzzer took its value at start-up). */
 static void quiet(int on)
 {
-	dup2(on ? devnull_fd : stderr_fd, 2);
+	static FILE *saved;
+	if (!saved)
+		saved = stderr;
+	stderr = on ? devnull : saved;
 }
 
 static void run_sets(int argc, char **argv)
@@ -145,13 +146,8 @@ static void query_args(int argc, char **argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (!devnull) {
-		if (!(devnull = fopen("/dev/null", "w")))
-			abort();
-		devnull_fd = fileno(devnull);
-		stderr_fd = dup(2);
-		__sanitizer_set_report_fd((void *)(intptr_t)stderr_fd);
-	}
+	if (!devnull && !(devnull = fopen("/dev/null", "w")))
+		abort();
 	char *text = malloc(size + 1);
 	if (size)
 		memcpy(text, data, size);
