@@ -3,7 +3,8 @@
 # and test.
 #
 #   scripts/install-deps.sh           libraries, Check, pkg-config, python3
-#   scripts/install-deps.sh --fuzz    the same, plus clang for `make fuzz`
+#   scripts/install-deps.sh --fuzz    the same, plus clang and its sanitizer and
+#                                     libFuzzer runtimes for `make fuzz`
 #
 # Installs only what is missing (so a second run does nothing), says what it
 # installs, runs apt-get update once per run and only when something is
@@ -14,7 +15,10 @@ set -euo pipefail
 pkgs=(libuv1-dev libsqlite3-dev libjansson-dev libxxhash-dev check libsubunit-dev pkg-config python3 sqlite3 gnuplot-nox)
 case ${1:-} in
 "") ;;
---fuzz) pkgs+=(clang) ;;
+# The runtimes (libclang-rt-14-dev on Debian 12) are only recommended by
+# clang, and recommends are not installed; without them -fsanitize=fuzzer
+# fails at link time.
+--fuzz) pkgs+=(clang libclang-rt-dev) ;;
 *) echo "usage: $0 [--fuzz]" >&2; exit 2 ;;
 esac
 

@@ -73,6 +73,13 @@ int gs_space_args_file(struct gs_space_args *a, const char *cmd, int argc, char 
 /* Report getopt_long's ':' (missing value) or '?' (unknown option). */
 int gs_option_error(const char *cmd, int c, char **argv);
 
+/* The options of `run` and of `query` checked as the commands check them,
+ * with nothing run and no store opened: what the option fuzzer calls.  0, or
+ * GS_EXIT_USAGE after printing why.  `a` (initialized by the caller) gets
+ * run's --set, --emu and SPACE, pointing into argv. */
+int gs_run_parse_args(int argc, char **argv, struct gs_space_args *a);
+int gs_query_parse_args(int argc, char **argv);
+
 /* Is this an architecture name NVRTC could take (sm_XX)? */
 int gs_arch_ok(const char *arch);
 

@@ -119,10 +119,10 @@ enum {
 	O_MAX
 };
 
-int gs_cmd_query(int argc, char **argv)
+/* check_only: stop once the command line is known good, before looking for
+ * or opening a store. */
+static int query(int argc, char **argv, int check_only)
 {
-	if (gs_wants_help("query", argc, argv))
-		return GS_EXIT_OK;
 	static const struct option opts[] = {
 		{ "sweep", required_argument, NULL, O_SWEEP },
 		{ "sweeps", required_argument, NULL, O_SWEEPS },
@@ -207,7 +207,7 @@ int gs_cmd_query(int argc, char **argv)
 	char **pos = argv + optind;
 	const char *path;
 	if (npos >= 1 && is_report(pos[0])) {
-		dflt = default_store();
+		dflt = check_only ? gs_xstrdup("results/newest.db") : default_store();
 		if (!dflt) {
 			fprintf(stderr, "gsearch: error: no store named and no results/*.db here; "
 					"name one: gsearch query DB %s\n", pos[0]);
@@ -289,6 +289,10 @@ int gs_cmd_query(int argc, char **argv)
 		}
 	}
 
+	if (check_only) {
+		rc = GS_EXIT_OK;
+		goto out;
+	}
 	if (gs_query_open(&q, path) < 0) {
 		rc = GS_EXIT_ERRORS;
 		goto out;
@@ -311,4 +315,16 @@ out:
 	free(obj);
 	free(max);
 	return rc;
+}
+
+int gs_cmd_query(int argc, char **argv)
+{
+	if (gs_wants_help("query", argc, argv))
+		return GS_EXIT_OK;
+	return query(argc, argv, 0);
+}
+
+int gs_query_parse_args(int argc, char **argv)
+{
+	return query(argc, argv, 1);
 }

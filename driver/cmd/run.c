@@ -206,6 +206,12 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 	return 0;
 }
 
+int gs_run_parse_args(int argc, char **argv, struct gs_space_args *a)
+{
+	struct run_opts o;
+	return parse_options(argc, argv, a, &o);
+}
+
 struct devices {
 	int gpus[64];
 	size_t ngpus;

@@ -432,7 +432,7 @@ static inline gs_vu64 ext64(gs_vu64 v, int bits, int sgn)
 	int sh = 64 - bits;
 	if (sgn)
 		return (gs_vu64)((gs_vs64)(v << sh) >> sh);
-	return v & ((1ull << bits) - 1);
+	return v & (((uint64_t)1 << bits) - 1);
 }
 
 int gs_x_cvt(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m)
