@@ -143,7 +143,8 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 			if (number_in(optarg, 0.001, 100, &v) < 0)
 				r = (gs_usage_error("run", "--precision needs a percentage from 0.001 to 100, "
 						    "not '%s'", optarg), -1);
-			o->stop.precision = v / 100;
+			else
+				o->stop.precision = v / 100;
 			break;
 		}
 		case 'M': {
@@ -151,7 +152,8 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 			if (number_in(optarg, 0.001, 86400, &v) < 0)
 				r = (gs_usage_error("run", "--max-time needs seconds from 0.001 to 86400, "
 						    "not '%s'", optarg), -1);
-			o->stop.max_time_s = v;
+			else
+				o->stop.max_time_s = v;
 			break;
 		}
 		case 'F': {
