@@ -264,7 +264,7 @@ fuzz: $(FUZZ_BINS)
 		options) seeds="$(FUZZ_SEEDS_options)";; esac; \
 		for f in $$seeds; do cp "$$f" "$(FUZZ_B)/seed-$$t/$$(echo "$$f" | tr / _)"; done; \
 		echo "== fuzz_$$t for $(FUZZ_SECONDS) s"; \
-		$(FUZZ_B)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+		$(FUZZ_B)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=60 -rss_limit_mb=2048 \
 			-max_len=16384 -print_final_stats=1 -dict=tests/fuzz/$$t.dict $(FUZZ_FLAGS) \
 			-artifact_prefix=$(FUZZ_B)/crashes/$$t- \
 			$(FUZZ_B)/corpus-$$t $(FUZZ_B)/seed-$$t || rc=1; \
