@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <jansson.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include "sched/compile.h"
 #include "sched/order.h"
 #include "sched/prespawn.h"
+#include "sched/progress.h"
 #include "sched/proto.h"
 #include "space/enum.h"
 #include "util/frame.h"
@@ -1008,36 +1010,46 @@ static void on_times(uv_timer_t *t)
 	times_flush(pl, gs_now() - pl->t0);
 }
 
+/* The columns of the terminal on stderr: the kernel's idea first, then
+ * COLUMNS (set by shells, not always exported), then the classic 80. */
+static size_t term_width(void)
+{
+	struct winsize ws;
+	if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	const char *c = getenv("COLUMNS");
+	long n = c ? strtol(c, NULL, 10) : 0;
+	return n > 0 && n < 100000 ? (size_t)n : 80;
+}
+
 static void on_progress(uv_timer_t *t)
 {
 	struct pipeline *pl = t->data;
-	struct gs_sweep_stats *s = pl->stats;
-	uint64_t done = s->skipped_done + s->by_status[0] + s->by_status[1] + s->by_status[2] +
-			s->by_status[3] + s->by_status[4] + s->by_status[5] + s->by_status[6] +
-			s->by_status[7];
-	double el = gs_now() - pl->t0;
-	uint64_t fresh = done - s->skipped_done;
-	double rate = el > 0 ? fresh / el : 0;
-	double eta = rate > 0 && pl->total > done ? (pl->total - done) / rate : 0;
-	if (!pl->nworkers) {
-		fprintf(stderr, "%s%llu/%llu configurations, %llu compiled (%.1f/s), %llu cached, %llu "
-				"compile errors%s",
-			pl->o->progress == 2 ? "\r\033[K" : "", (unsigned long long)s->configs,
-			(unsigned long long)pl->total, (unsigned long long)s->compiled,
-			el > 0 ? s->compiled / el : 0.0, (unsigned long long)s->cached,
-			(unsigned long long)s->compile_errors, pl->o->progress == 2 ? "" : "\n");
-		return;
+	const struct gs_sweep_stats *s = pl->stats;
+	struct gs_progress p = {
+		.total = pl->total,
+		.before = s->skipped_done,
+		.elapsed_s = gs_now() - pl->t0,
+		.best_ms = pl->best_ms,
+		.compile_only = !pl->nworkers,
+		.visited = s->configs,
+		.compiled = s->compiled,
+		.cached = s->cached,
+		.compile_errors = s->compile_errors,
+	};
+	memcpy(p.by_status, s->by_status, sizeof p.by_status);
+	char line[512];
+	if (pl->o->progress == 2) {
+		/* one column short of the width: a line that fills the last
+		 * column wraps on many terminals, and \r then rewrites only
+		 * the wrapped part */
+		size_t w = term_width();
+		gs_progress_format(&p, w > 1 ? w - 1 : 1, line, sizeof line);
+		fprintf(stderr, "\r\033[K%s", line);
+	} else {
+		gs_progress_format(&p, 0, line, sizeof line);
+		fprintf(stderr, "%s\n", line);
 	}
-	char best[32] = "-";
-	if (pl->best_ms > 0)
-		snprintf(best, sizeof best, "%.4g ms", pl->best_ms);
-	fprintf(stderr, "%s%llu/%llu done, %.1f/s, eta %.0f s, best %s, failed: %llu compile, %llu "
-			"invalid, %llu crash, %llu timeout, %llu wrong%s",
-		pl->o->progress == 2 ? "\r\033[K" : "", (unsigned long long)done,
-		(unsigned long long)pl->total, rate, eta, best, (unsigned long long)s->by_status[2],
-		(unsigned long long)s->by_status[1], (unsigned long long)s->by_status[4],
-		(unsigned long long)s->by_status[5], (unsigned long long)s->by_status[6],
-		pl->o->progress == 2 ? "" : "\n");
 }
 
 static void on_sigint(uv_signal_t *h, int signum)
