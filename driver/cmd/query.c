@@ -277,6 +277,10 @@ static int query(int argc, char **argv, int check_only)
 		rc = GS_EXIT_USAGE;
 		goto out;
 	}
+	if (q.plot && gs_plot_writable(q.plot) < 0) {
+		rc = GS_EXIT_ERRORS;
+		goto out;
+	}
 	int64_t sa = 0, sb = 0;
 	if (sweeps) {
 		const char *comma = strchr(sweeps, ',');

@@ -33,6 +33,33 @@ int gs_plot_check(const char *file)
 	return -1;
 }
 
+int gs_plot_writable(const char *file)
+{
+	/* gnuplot cannot tell us: when it cannot open its output it draws to
+	 * its standard output instead, and the figure ends up as bytes in the
+	 * error report.  So the file is opened here first; one that did not
+	 * exist is removed again, so that a query that fails leaves nothing. */
+	int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+	int created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(file, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		fprintf(stderr, "gsearch: error: --plot %s: cannot write it: %s\n", file,
+			strerror(errno));
+		return -1;
+	}
+	int tty = isatty(fd);
+	close(fd);
+	if (created)
+		unlink(file);
+	if (tty) {
+		fprintf(stderr, "gsearch: error: --plot %s: is a terminal; a figure is an image "
+				"file, not text to show\n", file);
+		return -1;
+	}
+	return 0;
+}
+
 void gs_plot_str(struct gs_buf *b, const char *s)
 {
 	gs_buf_putc(b, '\'');
@@ -75,13 +102,32 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/* gnuplot's messages, up to the first byte that is not text: its output
+ * may hold an image it could not put in the file, and that must not reach
+ * a terminal. */
 static void show_output(int fd)
 {
 	char buf[4096];
 	ssize_t k;
+	int binary = 0, nl = 1;
 	lseek(fd, 0, SEEK_SET);
-	while ((k = read(fd, buf, sizeof buf)) > 0)
-		fwrite(buf, 1, (size_t)k, stderr);
+	while (!binary && (k = read(fd, buf, sizeof buf)) > 0) {
+		size_t n = 0;
+		while (n < (size_t)k) {
+			unsigned char c = (unsigned char)buf[n];
+			if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f ||
+			    (c == 0x89 && (size_t)k - n >= 4 && !memcmp(buf + n + 1, "PNG", 3))) {
+				binary = 1;
+				break;
+			}
+			n++;
+		}
+		fwrite(buf, 1, n, stderr);
+		if (n)
+			nl = buf[n - 1] == '\n';
+	}
+	if (binary)
+		fprintf(stderr, "%s(gnuplot's binary output left out)\n", nl ? "" : "\n");
 }
 
 int gs_plot_run(const char *file, const char *script)
