@@ -278,7 +278,10 @@ int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 	if (st && !strcmp(st, "ok") && interval_line(&b, &sw, env))
 		gs_qprint_line(o, "time", gs_buf_str(&b));
 	struct gs_value err = env[gs_qsweep_field(&sw, "error")];
-	if (err.t == GS_V_STR) {
+	if (err.t == GS_V_STR && v.log && !strcmp(err.s->s, v.log)) {
+		/* a compile error's message is the compiler's log: shown once */
+		gs_qprint_line(o, "error", "the compile log, below");
+	} else if (err.t == GS_V_STR) {
 		fprintf(o, "  error\n");
 		block(o, err.s->s, -1);
 	}
@@ -286,10 +289,13 @@ int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 		gs_buf_reset(&b);
 		gs_buf_printf(&b, "%s, %s", v.hash ? v.hash : "?", v.status ? v.status : "?");
 		json_t *ent = v.entries ? json_loads(v.entries, 0, NULL) : NULL;
-		for (size_t i = 0; i < json_array_size(ent); i++)
-			gs_buf_printf(&b, "%s%s", i ? ", " : ", entry ",
-				      json_string_value(json_array_get(ent, i)) ?
-					      json_string_value(json_array_get(ent, i)) : "?");
+		/* a variant that did not compile has no entry names: [""] */
+		for (size_t i = 0, shown = 0; i < json_array_size(ent); i++) {
+			const char *name = json_string_value(json_array_get(ent, i));
+			if (name && !*name)
+				continue;
+			gs_buf_printf(&b, "%s%s", shown++ ? ", " : ", entry ", name ? name : "?");
+		}
 		json_decref(ent);
 		gs_buf_printf(&b, ", %s, NVRTC %s, compiled in %.3f s", v.arch ? v.arch : "?",
 			      v.nvrtc ? v.nvrtc : "?", v.compile_s);
