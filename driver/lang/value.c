@@ -1,6 +1,7 @@
 /* value.c — construction, comparison and printing of expression values. */
 #include "lang/value.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,12 +175,17 @@ void gs_float_repr(struct gs_buf *b, double f)
 		gs_buf_puts(b, f < 0 ? "-inf" : "inf");
 		return;
 	}
-	/* shortest digit string that reads back as the same double */
+	/* Shortest digit string that reads back as the same double.  Any
+	 * decimal of at most 15 significant digits survives a trip through a
+	 * normal double (DBL_DIG), so when some string of p <= 15 digits reads
+	 * back as f, f rounded to 15 digits is that string padded with zeros,
+	 * which are stripped below: 15, 16 and 17 digits are the only tries
+	 * needed.  Subnormals carry fewer digits and take the long way. */
 	char tmp[40];
-	int prec;
-	for (prec = 1; prec <= 17; prec++) {
+	int prec = fabs(f) < DBL_MIN && f != 0 ? 1 : 15;
+	for (; prec <= 17; prec++) {
 		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, f);
-		if (strtod(tmp, NULL) == f)
+		if (prec == 17 || strtod(tmp, NULL) == f)
 			break;
 	}
 	/* tmp is [-]d.ddde[+-]XX: split into sign, digits and exponent */
