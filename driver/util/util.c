@@ -115,6 +115,20 @@ void gs_buf_putc(struct gs_buf *b, int c)
 	gs_buf_put(b, &ch, 1);
 }
 
+void gs_buf_put_int(struct gs_buf *b, int64_t v)
+{
+	/* printf's format parsing costs more than the digits: listings and
+	 * exports print millions of these */
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	gs_buf_put(b, p, (size_t)(e - p));
+}
+
 void gs_buf_vprintf(struct gs_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

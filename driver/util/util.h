@@ -43,6 +43,7 @@ struct gs_buf {
 void gs_buf_put(struct gs_buf *b, const void *p, size_t n);
 void gs_buf_puts(struct gs_buf *b, const char *s);
 void gs_buf_putc(struct gs_buf *b, int c);
+void gs_buf_put_int(struct gs_buf *b, int64_t v); /* decimal */
 void gs_buf_printf(struct gs_buf *b, const char *fmt, ...) GS_PRINTF(2, 3);
 void gs_buf_vprintf(struct gs_buf *b, const char *fmt, va_list ap);
 const char *gs_buf_str(const struct gs_buf *b); /* "" when empty */

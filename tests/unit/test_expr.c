@@ -359,17 +359,29 @@ static uint64_t rng_next(uint64_t *x)
 
 START_TEST(test_float_repr_is_the_shortest)
 {
-	/* three tries give what trying every precision gave: same digits, and
+	/* gs_float_repr gives what trying every precision gave: same digits, and
 	 * the text reads back as the same double */
 	uint64_t x = 0x9e3779b97f4a7c15u;
-	for (int i = 0; i < 400000; i++) {
+	for (int i = 0; i < 300000; i++) {
 		double f;
 		uint64_t r = rng_next(&x);
-		switch (i % 4) {
+		char text[40];
+		switch (i % 6) {
 		case 0: memcpy(&f, &r, sizeof f); break; /* any bits: subnormals too */
 		case 1: f = (double)(r >> 11) / 9007199254740992.0; break;
 		case 2: f = (double)(r % 100000) / 1000.0; break; /* short decimals */
-		default: f = (double)(r >> 11) * 1e-6 * ((r & 1) ? -1 : 1); break;
+		case 3: f = (double)(r >> 11) * 1e-6 * ((r & 1) ? -1 : 1); break;
+		case 4: /* a few digits at any scale, as read from text */
+			snprintf(text, sizeof text, "%de%d", (int)(r % 100000),
+				 (int)(r >> 32) % 640 - 330);
+			f = strtod(text, NULL);
+			break;
+		default: /* up to 16 digits, near where 15 stop being enough */
+			snprintf(text, sizeof text, "%llue%d",
+				 (unsigned long long)(r % 10000000000000000u),
+				 (int)(r >> 60) % 16 - 20);
+			f = strtod(text, NULL);
+			break;
 		}
 		if (isnan(f) || isinf(f))
 			continue;
