@@ -107,33 +107,6 @@ static int csv_skip(const struct gs_qfield *f)
 	       !strcmp(f->name, "status");
 }
 
-/* Appends one field to b, quoted if it must be. */
-static void csv_put(struct gs_buf *b, size_t from)
-{
-	size_t n = b->len - from;
-	const char *s = b->p + from;
-	size_t q = 0;
-	int quote = 0;
-	for (size_t i = 0; i < n; i++) {
-		q += s[i] == '"';
-		quote |= s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
-	}
-	if (!quote)
-		return;
-	/* quote in place: every '"' doubled, the whole between quotes */
-	for (size_t i = 0; i < q + 2; i++)
-		gs_buf_putc(b, '"');
-	char *p = b->p + from;
-	size_t w = n + q + 2;
-	p[--w] = '"';
-	for (size_t i = n; i-- > 0;) {
-		p[--w] = p[i];
-		if (p[i] == '"')
-			p[--w] = '"';
-	}
-	p[0] = '"';
-}
-
 /* Rows go into one buffer, written in large pieces: formatting a field
  * straight to the stream costs a locked stdio call per character run. */
 static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
@@ -145,7 +118,7 @@ static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
 		gs_buf_putc(b, ',');
 		size_t from = b->len;
 		gs_qfmt_exact(b, env[gs_qsweep_field(sw, sw->params[i])]);
-		csv_put(b, from);
+		gs_buf_csv_quote(b, from);
 	}
 	gs_buf_puts(b, gs_qrows_idx(r) == sw->baseline ? ",1," : ",0,");
 	if (gs_qrows_status(r))
@@ -154,7 +127,7 @@ static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
 		gs_buf_putc(b, ',');
 		size_t from = b->len;
 		gs_qfmt_exact(b, env[cols[i]]);
-		csv_put(b, from);
+		gs_buf_csv_quote(b, from);
 	}
 	gs_buf_putc(b, '\n');
 	if (b->len >= 1 << 16) {

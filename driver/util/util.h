@@ -50,6 +50,9 @@ const char *gs_buf_str(const struct gs_buf *b); /* "" when empty */
 char *gs_buf_detach(struct gs_buf *b);          /* caller frees; b is reset */
 void gs_buf_reset(struct gs_buf *b);            /* len = 0, keeps memory */
 void gs_buf_release(struct gs_buf *b);
+/* Quote what b holds from offset `from` on as a CSV field, if it must be:
+ * within double quotes, each double quote doubled. */
+void gs_buf_csv_quote(struct gs_buf *b, size_t from);
 /* Append s as a JSON string literal (quotes included). */
 void gs_buf_put_json_str(struct gs_buf *b, const char *s);
 
