@@ -234,7 +234,7 @@ int gs_cmd_compile(int argc, char **argv)
 		goto out;
 	}
 	struct gs_built b;
-	gs_compile_variant(nvrtc, &v, ptx, 0, &b);
+	gs_compile_variant(nvrtc, &v, ptx, 0, 0, &b);
 	struct gs_buf cfg = GS_BUF_INIT;
 	gs_config_describe(sp, env, sp->nparams, " ", &cfg);
 	char *optstr = gs_variant_options_text(&v);

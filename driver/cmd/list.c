@@ -24,23 +24,48 @@ const char gs_help_list[] =
 	"  --emu             use the problems' emulator sizes\n"
 	"  -h, --help        this help\n";
 
-static void csv_field(struct gs_buf *b, struct gs_value v)
+/* The text of a parameter's last value: in enumeration order only the last
+ * parameters change from one configuration to the next, so most fields are
+ * copies of what the line above printed. */
+struct field_cache {
+	struct gs_value v;
+	int valid;
+	struct gs_buf text;
+};
+
+static int same_scalar(struct gs_value a, struct gs_value b)
 {
-	struct gs_buf s = GS_BUF_INIT;
-	gs_value_str(&s, v);
-	const char *t = gs_buf_str(&s);
-	if (strpbrk(t, ",\"\n\r")) {
-		gs_buf_putc(b, '"');
-		for (; *t; t++) {
-			if (*t == '"')
-				gs_buf_putc(b, '"');
-			gs_buf_putc(b, *t);
-		}
-		gs_buf_putc(b, '"');
-	} else {
-		gs_buf_puts(b, t);
+	if (a.t != b.t)
+		return 0;
+	switch (a.t) {
+	case GS_V_BOOL:
+	case GS_V_INT: return a.i == b.i;
+	case GS_V_FLOAT: return !memcmp(&a.f, &b.f, sizeof a.f);
+	default: return 0; /* a string may be freed and its address reused */
 	}
-	gs_buf_release(&s);
+}
+
+/* NAME=repr, or the CSV field. */
+static void put_field(struct gs_buf *out, struct field_cache *c, const char *name,
+		      struct gs_value v, int csv)
+{
+	if (c->valid && same_scalar(c->v, v)) {
+		gs_buf_put(out, c->text.p, c->text.len);
+		return;
+	}
+	size_t from = out->len;
+	if (csv) {
+		gs_value_str(out, v);
+		gs_buf_csv_quote(out, from);
+	} else {
+		gs_buf_puts(out, name);
+		gs_buf_putc(out, '=');
+		gs_value_repr(out, v);
+	}
+	gs_buf_reset(&c->text);
+	gs_buf_put(&c->text, out->p + from, out->len - from);
+	c->v = v;
+	c->valid = 1;
 }
 
 int gs_cmd_list(int argc, char **argv)
@@ -95,6 +120,7 @@ int gs_cmd_list(int argc, char **argv)
 		}
 		gs_buf_putc(&out, '\n');
 	}
+	struct field_cache *cache = gs_xcalloc(sp->nparams + 1, sizeof(*cache));
 	struct gs_enum e;
 	int rc = gs_enum_init(&e, sp, a.shard_i, a.shard_n);
 	uint64_t n = 0;
@@ -104,14 +130,21 @@ int gs_cmd_list(int argc, char **argv)
 		for (size_t k = 0; base && k < sp->nparams; k++)
 			base = gs_value_eq(e.env[sp->params[k].slot], sp->baseline[sp->params[k].slot]);
 		if (csv) {
-			gs_buf_printf(&out, "%llu", (unsigned long long)e.index);
+			gs_buf_put_int(&out, (int64_t)e.index);
 			for (size_t k = 0; k < sp->nparams; k++) {
 				gs_buf_putc(&out, ',');
-				csv_field(&out, e.env[sp->params[k].slot]);
+				put_field(&out, &cache[k], sp->params[k].name,
+					  e.env[sp->params[k].slot], 1);
 			}
 		} else {
-			gs_buf_printf(&out, "%llu  ", (unsigned long long)e.index);
-			gs_config_describe(sp, e.env, sp->nparams, " ", &out);
+			/* as gs_config_describe prints it */
+			gs_buf_put_int(&out, (int64_t)e.index);
+			gs_buf_putc(&out, ' ');
+			for (size_t k = 0; k < sp->nparams; k++) {
+				gs_buf_putc(&out, ' ');
+				put_field(&out, &cache[k], sp->params[k].name,
+					  e.env[sp->params[k].slot], 0);
+			}
 			if (base)
 				gs_buf_puts(&out, "  (baseline)");
 		}
@@ -124,6 +157,9 @@ int gs_cmd_list(int argc, char **argv)
 	if (out.len)
 		fwrite(out.p, 1, out.len, stdout);
 	gs_buf_release(&out);
+	for (size_t k = 0; k < sp->nparams; k++)
+		gs_buf_release(&cache[k].text);
+	free(cache);
 	int status = GS_EXIT_OK;
 	if (rc < 0) {
 		fflush(stdout);

@@ -21,8 +21,8 @@
 
 const char gs_help_run[] =
 	"usage: gsearch run [--dry-run | --compile-only] [--device DEV] [--jobs N] [--arch sm_XX]\n"
-	"                   [--timeout S] [--setup-timeout S] [--precision P] [--max-time S]\n"
-	"                   [--focus F|off]\n"
+	"                   [--timeout S] [--setup-timeout S] [--compile-timeout S]\n"
+	"                   [--precision P] [--max-time S] [--focus F|off]\n"
 	"                   [--flush-l2] [--quiet] [--db FILE] [--shard I/N]\n"
 	"                   [--threads N] [--set NAME=VALUE]... [--emu] SPACE\n"
 	"\n"
@@ -50,6 +50,8 @@ const char gs_help_run[] =
 	"  --timeout S       seconds a configuration may run (default: the space's, 10)\n"
 	"  --setup-timeout S seconds a worker may take to fill the inputs and run the\n"
 	"                    reference (default 600)\n"
+	"  --compile-timeout S  seconds one variant may take to compile (default 300);\n"
+	"                    past that it is a compile_error \"timed out\"\n"
 	"  --precision P     time each configuration until the 95% confidence interval\n"
 	"                    of its median is within +-P% (default 1)\n"
 	"  --max-time S      at most S seconds of timed work per configuration (default 2)\n"
@@ -76,7 +78,7 @@ struct run_opts {
 	struct gs_stop_policy stop;
 	unsigned jobs;
 	int threads; /* the emulated device's, 0: all cores */
-	double timeout_s, setup_timeout_s;
+	double timeout_s, setup_timeout_s, compile_timeout_s;
 	const char *db, *device, *arch;
 	char archbuf[16];
 };
@@ -105,13 +107,14 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "quiet", no_argument, NULL, 'q' },       { "threads", required_argument, NULL, 'T' },
 		{ "precision", required_argument, NULL, 'P' }, { "max-time", required_argument, NULL, 'M' },
 		{ "focus", required_argument, NULL, 'F' }, { "setup-timeout", required_argument, NULL, 'U' },
-		{ NULL, 0, NULL, 0 },
+		{ "compile-timeout", required_argument, NULL, 'C' }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
 	o->device = NULL;
 	o->stop = gs_stop_default;
 	o->setup_timeout_s = 600;
+	o->compile_timeout_s = 300;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -137,6 +140,11 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 			if (number_in(optarg, 0.001, 86400, &o->setup_timeout_s) < 0)
 				r = (gs_usage_error("run", "--setup-timeout needs seconds from 0.001 to 86400, "
 						    "not '%s'", optarg), -1);
+			break;
+		case 'C':
+			if (number_in(optarg, 0.001, 86400, &o->compile_timeout_s) < 0)
+				r = (gs_usage_error("run", "--compile-timeout needs seconds from 0.001 to "
+						    "86400, not '%s'", optarg), -1);
 			break;
 		case 'P': {
 			double v;
@@ -645,6 +653,7 @@ int gs_cmd_run(int argc, char **argv)
 			.timeout_s = o.timeout_s > 0 ? o.timeout_s : sp->timeout,
 			.stop = o.stop,
 			.setup_timeout_s = o.setup_timeout_s,
+			.compile_timeout_s = o.compile_timeout_s,
 			.flush_l2 = o.flush_l2,
 			.progress = o.quiet ? 0 : isatty(2) ? 2 : 1,
 			.worker_cmd = getenv("GSEARCH_WORKER"),

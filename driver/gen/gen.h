@@ -47,6 +47,7 @@ struct gs_compile_out {
 	size_t cubin_len;
 	char **lowered;    /* per name expression: the mangled entry name */
 	double seconds;    /* wall time of the whole compile, monotonic clock */
+	int timed_out;     /* the compile server was stopped at the time limit */
 };
 
 /* Thread-safe.  Returns 0 when NVRTC ran (out->ok says whether the source
@@ -60,7 +61,10 @@ void gs_compile_out_release(struct gs_compile_out *out, size_t nnames);
  * thread (started on first use): NVRTC serializes compiles within one
  * process, so parallel compiling needs processes.  A child that dies
  * mid-compile makes that variant a compile error, and is replaced. */
-int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out);
+/* A compile that takes more than timeout_s seconds (> 0) is stopped with its
+ * server: not compiled, out->timed_out set, "timed out ..." in out->log. */
+int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,
+			      double timeout_s);
 /* End every compile server (their threads must be idle). */
 void gs_isolate_shutdown(void);
 /* The child's loop: requests on `in`, responses on `out`, until EOF. */

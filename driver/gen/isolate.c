@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -169,7 +170,28 @@ static struct server *server_start(char *err, size_t errlen)
 	return s;
 }
 
-int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out)
+/* Waits until fd has something to read: 1, or 0 once timeout_s (> 0) have
+ * passed since t0. */
+static int readable_by(int fd, double t0, double timeout_s)
+{
+	if (timeout_s <= 0)
+		return 1;
+	for (;;) {
+		double left = t0 + timeout_s - gs_now();
+		if (left <= 0)
+			return 0;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+		int rc = poll(&p, 1, ms);
+		if (rc > 0)
+			return 1;
+		if (rc < 0 && errno != EINTR)
+			return 1; /* let the read report it */
+	}
+}
+
+int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,
+			      double timeout_s)
 {
 	memset(out, 0, sizeof(*out));
 	char err[256];
@@ -208,6 +230,18 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 	free(s);
 	free(len);
 	struct gs_frame r = { 0 };
+	if (rc == 0 && !readable_by(mine->from, t0, timeout_s)) {
+		/* NVRTC has no time limit of its own: a variant that sends it
+		 * into an endless template expansion would hold this thread for
+		 * good.  Its server goes; the next compile starts another. */
+		kill(mine->pid, SIGKILL);
+		server_close(mine);
+		out->ok = 0;
+		out->timed_out = 1;
+		out->log = gs_xasprintf("timed out after %g s (--compile-timeout)", timeout_s);
+		out->seconds = gs_now() - t0;
+		return 0;
+	}
 	if (rc == 0)
 		rc = gs_frame_recv(mine->from, &r);
 	if (rc < 0 || r.n != 5 + in->nnames) {

@@ -1,6 +1,7 @@
 /* value.c — construction, comparison and printing of expression values. */
 #include "lang/value.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,43 @@ int gs_value_eq(struct gs_value a, struct gs_value b)
 	return 0;
 }
 
+/* The digits of the shortest decimal of at most 15 significant digits that
+ * reads back as a (finite, normal, positive), found without printf: for the
+ * fewest fraction digits k, the integer m nearest a * 10^k with m / 10^k ==
+ * a.  m and 10^k (k <= 22) are exact doubles, so the division rounds the
+ * exact decimal m * 10^-k once, as strtod would; while a * 10^k < 1e15 its
+ * rounding error is under a quarter, so m is the right candidate.  Returns
+ * the number of digits (trailing zeros dropped) and sets *exp, the decimal
+ * exponent of the first digit; 0 when no such decimal exists (16 digits or
+ * more are needed); -1 when undecided (very large or very small). */
+static int short_digits(double a, char *digits, int *exp)
+{
+	static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	for (int k = 0; k < (int)(sizeof p10 / sizeof p10[0]); k++) {
+		double prod = a * p10[k];
+		if (prod >= 1e15)
+			return k ? 0 : -1;
+		double m = nearbyint(prod);
+		if (m == 0 || m / p10[k] != a)
+			continue;
+		char tmp[24], *e = tmp + sizeof tmp, *q = e;
+		uint64_t u = (uint64_t)m;
+		do
+			*--q = (char)('0' + u % 10);
+		while (u /= 10);
+		int n = (int)(e - q);
+		*exp = n - 1 - k;
+		while (n > 1 && q[n - 1] == '0')
+			n--;
+		memcpy(digits, q, (size_t)n);
+		digits[n] = 0;
+		return n;
+	}
+	return -1;
+}
+
 void gs_float_repr(struct gs_buf *b, double f)
 {
 	if (isnan(f)) {
@@ -174,59 +212,79 @@ void gs_float_repr(struct gs_buf *b, double f)
 		gs_buf_puts(b, f < 0 ? "-inf" : "inf");
 		return;
 	}
-	/* shortest digit string that reads back as the same double */
-	char tmp[40];
-	int prec;
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, f);
-		if (strtod(tmp, NULL) == f)
-			break;
-	}
-	/* tmp is [-]d.ddde[+-]XX: split into sign, digits and exponent */
-	const char *p = tmp;
-	int neg = 0;
-	if (*p == '-') {
-		neg = 1;
-		p++;
-	}
 	char digits[24];
-	int nd = 0;
-	for (; *p && *p != 'e'; p++)
-		if (*p != '.')
-			digits[nd++] = *p;
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	digits[nd] = 0;
-	int exp = atoi(p + 1);
+	int nd = 0, exp = 0, neg = signbit(f) != 0;
+	double a = fabs(f);
+	int found = a >= DBL_MIN ? short_digits(a, digits, &exp) : -1;
+	if (found > 0) {
+		nd = found;
+	} else {
+		/* Shortest digit string that reads back as the same double.  Any
+		 * decimal of at most 15 significant digits survives a trip
+		 * through a normal double (DBL_DIG), so when some string of p <=
+		 * 15 digits reads back as f, f rounded to 15 digits is that
+		 * string padded with zeros, which are stripped below: 15, 16 and
+		 * 17 digits are the only tries needed (16 and 17 when
+		 * short_digits ruled 15 out).  Subnormals carry fewer digits and
+		 * take the long way. */
+		char tmp[40];
+		int prec = found == 0 ? 16 : a < DBL_MIN && a != 0 ? 1 : 15;
+		for (; prec <= 17; prec++) {
+			snprintf(tmp, sizeof tmp, "%.*e", prec - 1, a);
+			if (prec == 17 || strtod(tmp, NULL) == a)
+				break;
+		}
+		/* tmp is d.ddde[+-]XX: split into digits and exponent */
+		const char *p = tmp;
+		for (; *p && *p != 'e'; p++)
+			if (*p != '.')
+				digits[nd++] = *p;
+		while (nd > 1 && digits[nd - 1] == '0')
+			nd--;
+		digits[nd] = 0;
+		exp = atoi(p + 1);
+	}
+	char out[48];
+	int o = 0;
 	if (neg)
-		gs_buf_putc(b, '-');
-	if (exp >= -5 && exp < 16) {
+		out[o++] = '-';
+	if (exp >= -4 && exp < 16) {
 		/* Python switches to exponent form below 1e-4 */
-		if (exp < -4)
-			goto sci;
 		if (exp < 0) {
-			gs_buf_puts(b, "0.");
+			out[o++] = '0';
+			out[o++] = '.';
 			for (int i = 0; i < -exp - 1; i++)
-				gs_buf_putc(b, '0');
-			gs_buf_puts(b, digits);
+				out[o++] = '0';
+			memcpy(out + o, digits, (size_t)nd);
+			o += nd;
 		} else {
 			for (int i = 0; i <= exp; i++)
-				gs_buf_putc(b, i < nd ? digits[i] : '0');
-			gs_buf_putc(b, '.');
-			if (nd > exp + 1)
-				gs_buf_puts(b, digits + exp + 1);
-			else
-				gs_buf_putc(b, '0');
+				out[o++] = i < nd ? digits[i] : '0';
+			out[o++] = '.';
+			if (nd > exp + 1) {
+				memcpy(out + o, digits + exp + 1, (size_t)(nd - exp - 1));
+				o += nd - exp - 1;
+			} else {
+				out[o++] = '0';
+			}
 		}
+		gs_buf_put(b, out, (size_t)o);
 		return;
 	}
-sci:
-	gs_buf_putc(b, digits[0]);
+	out[o++] = digits[0];
 	if (nd > 1) {
-		gs_buf_putc(b, '.');
-		gs_buf_puts(b, digits + 1);
+		out[o++] = '.';
+		memcpy(out + o, digits + 1, (size_t)(nd - 1));
+		o += nd - 1;
 	}
-	gs_buf_printf(b, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+	int ae = exp < 0 ? -exp : exp;
+	out[o++] = 'e';
+	out[o++] = exp < 0 ? '-' : '+';
+	if (ae >= 100)
+		out[o++] = (char)('0' + ae / 100);
+	out[o++] = (char)('0' + ae / 10 % 10);
+	out[o++] = (char)('0' + ae % 10);
+	gs_buf_put(b, out, (size_t)o);
 }
 
 static void str_repr(struct gs_buf *b, const struct gs_str *s)
@@ -259,7 +317,7 @@ static void repr_max(struct gs_buf *b, struct gs_value v, size_t max)
 	switch (v.t) {
 	case GS_V_NONE: gs_buf_puts(b, "None"); break;
 	case GS_V_BOOL: gs_buf_puts(b, v.i ? "True" : "False"); break;
-	case GS_V_INT: gs_buf_printf(b, "%lld", (long long)v.i); break;
+	case GS_V_INT: gs_buf_put_int(b, v.i); break;
 	case GS_V_FLOAT: gs_float_repr(b, v.f); break;
 	case GS_V_STR: str_repr(b, v.s); break;
 	case GS_V_LIST:

@@ -382,7 +382,7 @@ void gs_qfmt_exact(struct gs_buf *b, struct gs_value v)
 		break;
 	case GS_V_BOOL:
 	case GS_V_INT:
-		gs_buf_printf(b, "%lld", (long long)v.i);
+		gs_buf_put_int(b, v.i);
 		break;
 	default:
 		gs_value_str(b, v);

@@ -9,7 +9,7 @@
 #include "util/util.h"
 
 void gs_compile_variant(struct gs_nvrtc *nvrtc, const struct gs_variant *v, int want_ptx,
-			int isolated, struct gs_built *b)
+			int isolated, double timeout_s, struct gs_built *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->res.spill_stores = b->res.spill_loads = -1;
@@ -23,7 +23,7 @@ void gs_compile_variant(struct gs_nvrtc *nvrtc, const struct gs_variant *v, int 
 		.want_ptx = want_ptx,
 		.want_cubin = 1,
 	};
-	int rc = isolated ? gs_nvrtc_compile_isolated(&in, &b->out)
+	int rc = isolated ? gs_nvrtc_compile_isolated(&in, &b->out, timeout_s)
 			  : gs_nvrtc_compile(nvrtc, &in, &b->out);
 	if (rc < 0) {
 		b->nvrtc_failed = 1;

@@ -17,9 +17,10 @@ struct gs_built {
 	int nvrtc_failed; /* NVRTC itself failed, not the source */
 	char err[512];
 };
-/* isolated: compile in this thread's compile server (see gen/isolate.c). */
+/* isolated: compile in this thread's compile server (see gen/isolate.c),
+ * which is stopped after timeout_s seconds (> 0). */
 void gs_compile_variant(struct gs_nvrtc *nvrtc, const struct gs_variant *v, int want_ptx,
-			int isolated, struct gs_built *b);
+			int isolated, double timeout_s, struct gs_built *b);
 void gs_built_release(struct gs_built *b, size_t nnames);
 
 #endif

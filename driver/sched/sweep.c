@@ -233,7 +233,10 @@ static void variant_known(struct pipeline *pl, int64_t idx, const char *hash, co
 static void work_cb(uv_work_t *req)
 {
 	struct job *j = req->data;
-	gs_compile_variant(j->pl->nvrtc, &j->v, 1, j->pl->o->jobs > 1, &j->b);
+	/* a time limit needs a process to stop, even for one job */
+	const struct gs_sweep_opts *o = j->pl->o;
+	gs_compile_variant(j->pl->nvrtc, &j->v, 1, o->jobs > 1 || o->compile_timeout_s > 0,
+			   o->compile_timeout_s, &j->b);
 }
 
 static char *entries_json(const struct gs_built *b, const struct gs_variant *v)
@@ -262,6 +265,14 @@ static void after_cb(uv_work_t *req, int status)
 		fprintf(stderr, "gsearch: error: %s\n", j->b.err);
 		pl->failed = 1;
 		pl->stop = 1;
+	} else if (!pl->failed && j->b.out.timed_out) {
+		/* an outcome of this limit, not of the variant: nothing goes into
+		 * the compile cache, so another sweep with more time tries again */
+		pl->stats->compiled++;
+		for (size_t i = 0; i < j->nidx && !pl->failed; i++) {
+			pl->stats->compile_errors++;
+			store_outcome(pl, j->idx[i], NULL, "compile_error", j->b.out.log);
+		}
 	} else if (!pl->failed) {
 		pl->stats->compiled++;
 		char *opts = gs_variant_options_text(&j->v);

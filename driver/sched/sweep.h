@@ -30,6 +30,8 @@ struct gs_sweep_opts {
 	int emu_threads;          /* host threads per emulated device (<= 0: all cores) */
 	double timeout_s;         /* per configuration on a device */
 	double setup_timeout_s;   /* a worker's setup, at most (<= 0: no limit) */
+	double compile_timeout_s; /* one variant's compile, at most (<= 0: no limit, and
+				   * with one job the compile runs in this process) */
 	struct gs_stop_policy stop; /* how long each configuration is timed */
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */

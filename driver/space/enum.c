@@ -235,7 +235,8 @@ void gs_config_describe(const struct gs_space *sp, const struct gs_value *env, s
 	for (size_t i = 0; i < n && i < sp->nparams; i++) {
 		if (i)
 			gs_buf_puts(b, sep);
-		gs_buf_printf(b, "%s=", sp->params[i].name);
+		gs_buf_puts(b, sp->params[i].name);
+		gs_buf_putc(b, '=');
 		gs_value_repr(b, env[sp->params[i].slot]);
 	}
 }

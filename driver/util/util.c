@@ -115,6 +115,48 @@ void gs_buf_putc(struct gs_buf *b, int c)
 	gs_buf_put(b, &ch, 1);
 }
 
+void gs_buf_put_int(struct gs_buf *b, int64_t v)
+{
+	/* printf's format parsing costs more than the digits: listings and
+	 * exports print millions of these */
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	gs_buf_put(b, p, (size_t)(e - p));
+}
+
+void gs_buf_csv_quote(struct gs_buf *b, size_t from)
+{
+	size_t n = b->len - from;
+	if (n == 0)
+		return;
+	const char *s = b->p + from;
+	size_t q = 0;
+	int quote = 0;
+	for (size_t i = 0; i < n; i++) {
+		q += s[i] == '"';
+		quote |= s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
+	}
+	if (!quote)
+		return;
+	/* quote in place: every '"' doubled, the whole between quotes */
+	for (size_t i = 0; i < q + 2; i++)
+		gs_buf_putc(b, '"');
+	char *p = b->p + from;
+	size_t w = n + q + 2;
+	p[--w] = '"';
+	for (size_t i = n; i-- > 0;) {
+		p[--w] = p[i];
+		if (p[i] == '"')
+			p[--w] = '"';
+	}
+	p[0] = '"';
+}
+
 void gs_buf_vprintf(struct gs_buf *b, const char *fmt, va_list ap)
 {
 	va_list cp;

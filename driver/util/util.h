@@ -43,12 +43,16 @@ struct gs_buf {
 void gs_buf_put(struct gs_buf *b, const void *p, size_t n);
 void gs_buf_puts(struct gs_buf *b, const char *s);
 void gs_buf_putc(struct gs_buf *b, int c);
+void gs_buf_put_int(struct gs_buf *b, int64_t v); /* decimal */
 void gs_buf_printf(struct gs_buf *b, const char *fmt, ...) GS_PRINTF(2, 3);
 void gs_buf_vprintf(struct gs_buf *b, const char *fmt, va_list ap);
 const char *gs_buf_str(const struct gs_buf *b); /* "" when empty */
 char *gs_buf_detach(struct gs_buf *b);          /* caller frees; b is reset */
 void gs_buf_reset(struct gs_buf *b);            /* len = 0, keeps memory */
 void gs_buf_release(struct gs_buf *b);
+/* Quote what b holds from offset `from` on as a CSV field, if it must be:
+ * within double quotes, each double quote doubled. */
+void gs_buf_csv_quote(struct gs_buf *b, size_t from);
 /* Append s as a JSON string literal (quotes included). */
 void gs_buf_put_json_str(struct gs_buf *b, const char *s);
 

@@ -3,6 +3,8 @@
  * checked and evaluated by gs_space_parse, and its value's repr compared with
  * what Python 3 prints for the same expression.  Errors are compared as
  * "line:col: severity: message", as gsearch reports them. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +320,86 @@ START_TEST(test_strings)
 }
 END_TEST
 
+/* The search gs_float_repr replaced: every precision from 1 to 17 digits,
+ * the first that reads back wins.  Digits and exponent as "d.ddde+XX". */
+static void repr_by_search(char *out, size_t size, double f)
+{
+	char tmp[40];
+	int prec;
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(tmp, sizeof tmp, "%.*e", prec - 1, f);
+		if (strtod(tmp, NULL) == f)
+			break;
+	}
+	snprintf(out, size, "%s", tmp);
+}
+
+/* The significant digits of a repr, without sign, point, exponent, leading
+ * and trailing zeros. */
+static void digits_of(const char *s, char *out, size_t size)
+{
+	size_t n = 0, keep = 0;
+	for (; *s && *s != 'e' && n + 1 < size; s++) {
+		if (*s < '0' || *s > '9' || (*s == '0' && !n))
+			continue;
+		out[n++] = *s;
+		if (*s != '0')
+			keep = n;
+	}
+	out[keep] = 0;
+}
+
+static uint64_t rng_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+START_TEST(test_float_repr_is_the_shortest)
+{
+	/* gs_float_repr gives what trying every precision gave: same digits, and
+	 * the text reads back as the same double */
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	for (int i = 0; i < 300000; i++) {
+		double f;
+		uint64_t r = rng_next(&x);
+		char text[40];
+		switch (i % 6) {
+		case 0: memcpy(&f, &r, sizeof f); break; /* any bits: subnormals too */
+		case 1: f = (double)(r >> 11) / 9007199254740992.0; break;
+		case 2: f = (double)(r % 100000) / 1000.0; break; /* short decimals */
+		case 3: f = (double)(r >> 11) * 1e-6 * ((r & 1) ? -1 : 1); break;
+		case 4: /* a few digits at any scale, as read from text */
+			snprintf(text, sizeof text, "%de%d", (int)(r % 100000),
+				 (int)(r >> 32) % 640 - 330);
+			f = strtod(text, NULL);
+			break;
+		default: /* up to 16 digits, near where 15 stop being enough */
+			snprintf(text, sizeof text, "%llue%d",
+				 (unsigned long long)(r % 10000000000000000u),
+				 (int)(r >> 60) % 16 - 20);
+			f = strtod(text, NULL);
+			break;
+		}
+		if (isnan(f) || isinf(f))
+			continue;
+		struct gs_buf b = GS_BUF_INIT;
+		gs_float_repr(&b, f);
+		const char *got = gs_buf_str(&b);
+		char want[40];
+		repr_by_search(want, sizeof want, f);
+		ck_assert_msg(strtod(got, NULL) == f, "%s does not read back as %.17g", got, f);
+		char dg[40], dw[40];
+		digits_of(got, dg, sizeof dg);
+		digits_of(want, dw, sizeof dw);
+		ck_assert_msg(!strcmp(dg, dw), "%s: digits %s, the search found %s", got, dg, want);
+		gs_buf_release(&b);
+	}
+}
+END_TEST
+
 START_TEST(test_float_repr)
 {
 	/* shortest repr that reads back, switching to exponents as Python does */
@@ -417,6 +499,7 @@ GS_TEST_MAIN(test_floor_division_and_modulo, test_power, test_true_division,
 	     test_chained_comparisons, test_membership, test_conditional_and_boolean_operators,
 	     test_comprehensions, test_ranges_and_slices, test_builtins, test_round_is_bankers,
 	     test_conversions, test_math, test_strings, test_float_repr,
+	     test_float_repr_is_the_shortest,
 	     test_error_division_by_zero, test_error_integer_overflow,
 	     test_error_unknown_name_suggests, test_error_type_at_compile_time,
 	     test_error_index_out_of_range, test_errors_are_all_reported)
