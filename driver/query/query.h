@@ -173,6 +173,9 @@ void gs_qtable_free(struct gs_qtable *t);
 void gs_qprint_line(FILE *f, const char *label, const char *text);
 /* A paragraph, wrapped at 100 columns. */
 void gs_qprint_para(FILE *f, const char *text);
+/* The first line of every text report: "sweep 3: matmul on DEVICE, WHEN",
+ * since a report shows the newest sweep unless told otherwise. */
+void gs_qprint_sweep(FILE *f, const struct gs_qsweep *sw);
 
 /* A value as a table cell: numbers with 4 significant digits, strings bare,
  * None as "-". */

@@ -205,8 +205,7 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 {
 	FILE *o = q->out;
 	struct gs_buf b = GS_BUF_INIT;
-	fprintf(o, "sweep %lld: %s on %s%s\n", (long long)sw->id, sw->space,
-		sw->device ? sw->device : "?", sw->modeled ? " (times are modeled)" : "");
+	gs_qprint_sweep(o, sw);
 	gs_buf_printf(&b, "%s", sw->space_path ? sw->space_path : sw->space);
 	if (sw->problem && strcmp(sw->problem, "{}")) {
 		gs_buf_puts(&b, "  ");
