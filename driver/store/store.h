@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 6
+#define GS_STORE_SCHEMA_VERSION 7
 
 struct gs_store;
 
