@@ -967,7 +967,8 @@ out:
 }
 
 /* Makes every per-sweep view again (and so the space views), from the
- * parameter names the sweep row keeps. */
+ * parameter names the sweep row keeps.  An error here is one of reading the
+ * sweeps. */
 static int refresh_views(struct gs_store *s)
 {
 	sqlite3_stmt *st;
@@ -990,8 +991,9 @@ static int refresh_views(struct gs_store *s)
 		int64_t next = row ? sqlite3_column_int64(st, 0) : 0;
 
 		if (id && (!row || next != id)) {
-			if ((rc = gs_store_views(s, id, space, names, n)) < 0)
-				break;
+			/* a view that cannot be made again keeps its old columns,
+			 * which is no reason to refuse the store */
+			gs_store_views(s, id, space, names, n);
 			for (size_t i = 0; i < n; i++)
 				free((char *)names[i]);
 			n = 0;
