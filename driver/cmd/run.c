@@ -462,6 +462,19 @@ int gs_cmd_run(int argc, char **argv)
 	}
 	gs_trace("run: devices known, NVRTC loaded");
 	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
+	/* a baseline no configuration matches would be silently missing
+	 * from every report of the sweep */
+	if (sp) {
+		struct gs_diag d = GS_DIAG_INIT;
+		int failed;
+		int bad = gs_baseline_check(sp, &failed, &d) <= 0;
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		if (bad) {
+			gs_space_free(sp);
+			sp = NULL;
+		}
+	}
 	if (!sp) {
 		gs_prespawn_cancel(&pre);
 		gs_space_args_release(&a);
