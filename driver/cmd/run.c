@@ -540,6 +540,11 @@ int gs_cmd_run(int argc, char **argv)
 			      o.stop.max_time_s);
 	gs_buf_putc(&options_b, '}');
 	const char *options = gs_buf_str(&options_b);
+	struct gs_buf baseline_b = GS_BUF_INIT;
+	if (sp->baseline)
+		gs_config_json(sp, sp->baseline, &baseline_b);
+	else
+		gs_buf_puts(&baseline_b, "null");
 	struct gs_sweep_ident id = {
 		.space_name = sp->name,
 		.space_path = a.path,
@@ -550,6 +555,7 @@ int gs_cmd_run(int argc, char **argv)
 		.device = device,
 		.params_json = gs_buf_str(&params),
 		.shard = gs_buf_str(&shard),
+		.baseline_json = gs_buf_str(&baseline_b),
 		.ident_hash = ident,
 	};
 	gs_sweep_ident_hash(&id, ident);
@@ -715,6 +721,7 @@ out:
 	gs_buf_release(&params);
 	gs_buf_release(&shard);
 	gs_buf_release(&options_b);
+	gs_buf_release(&baseline_b);
 	gs_space_free(sp);
 	return status;
 }

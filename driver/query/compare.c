@@ -158,8 +158,12 @@ int gs_query_compare(struct gs_query *q)
 	}
 	int rc = 1;
 	if (sw.baseline < 0) {
-		fprintf(stderr, "gsearch: error: sweep %lld has no baseline (add `baseline ...` to the "
-				"space)\n", (long long)sw.id);
+		struct gs_buf why = GS_BUF_INIT;
+		if (!strcmp(gs_qsweep_no_baseline(q, &sw, &why), "none"))
+			gs_buf_puts(&why, " (add `baseline ...` to the space)");
+		fprintf(stderr, "gsearch: error: cannot compare sweep %lld with its baseline: %s\n",
+			(long long)sw.id, gs_buf_str(&why));
+		gs_buf_release(&why);
 		goto out;
 	}
 	if (read_conf(q, &sw, &f, -1, &o) < 0 || read_conf(q, &sw, &f, sw.baseline, &b) < 0)

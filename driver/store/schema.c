@@ -205,11 +205,14 @@ static const char schema_v6[] =
  * comments and line breaks change, so the tables' columns, and the rows,
  * stay exactly as they were.  A text that does not match (a store some
  * other tool touched) is left alone.  The per-sweep views gain sweep_id and
- * modeled, which store.c makes again after this step. */
+ * modeled, which store.c makes again after this step.  A sweep keeps the
+ * baseline its space names, so that a report can tell a space without one
+ * from a shard without it. */
 #define COMMENTS(table, from, to)                                                          \
 	"UPDATE sqlite_master SET sql = replace(sql, '" from "', '" to "')"                  \
 	" WHERE type = 'table' AND name = '" table "';\n"
 static const char schema_v7[] =
+	"ALTER TABLE sweep ADD COLUMN baseline_json TEXT;\n"
 	"PRAGMA writable_schema = ON;\n"
 	COMMENTS("config",
 		 "baseline IN (0, 1)), variant_hash TEXT REFERENCES variant(hash) ON DELETE SET NULL,"
@@ -223,12 +226,15 @@ static const char schema_v7[] =
 		 ")")
 	COMMENTS("sweep",
 		 "  device_busy_s REAL               -- time the devices spent on configurations\n"
-		 ", compile_threads INTEGER, worker_restarts INTEGER, restart_s REAL, timed_s REAL)",
+		 ", compile_threads INTEGER, worker_restarts INTEGER, restart_s REAL, timed_s REAL,"
+		 " baseline_json TEXT)",
 		 "  device_busy_s REAL,              -- time the devices spent on configurations\n"
 		 "  compile_threads INTEGER,         -- the most any run compiled with\n"
 		 "  worker_restarts INTEGER,         -- device workers replaced\n"
 		 "  restart_s REAL,                  -- from a replacement''s start to its ready\n"
-		 "  timed_s REAL                     -- timed kernel work the results report\n"
+		 "  timed_s REAL,                    -- timed kernel work the results report\n"
+		 "  baseline_json TEXT               -- the space''s baseline {\"TILE\":16,...}, null: it\n"
+		 "                                   -- names none; NULL: not recorded (before schema 7)\n"
 		 ")")
 	COMMENTS("result",
 		 ", modeled INTEGER NOT NULL DEFAULT 0, ci_lo_ms REAL, ci_hi_ms REAL, ci_pct REAL,"

@@ -38,8 +38,8 @@
 	X(SWEEP_FIND, "SELECT id FROM sweep WHERE ident_hash = ?1")                              \
 	X(SWEEP_INSERT,                                                                          \
 	  "INSERT INTO sweep (ident_hash, space_name, space_path, space_hash, kernel_hash,"      \
-	  " problem_json, options_json, device, params_json, shard, host, gsearch_version)"     \
-	  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"                          \
+	  " problem_json, options_json, device, params_json, shard, host, gsearch_version,"     \
+	  " baseline_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"     \
 	  " ON CONFLICT (ident_hash) DO NOTHING")                                                \
 	X(SWEEP_STATUS,                                                                          \
 	  "UPDATE sweep SET status = ?2,"                                                        \
@@ -502,6 +502,7 @@ int gs_store_sweep_open(struct gs_store *s, const struct gs_sweep_ident *id, int
 	bind_text(st, 10, id->shard);
 	bind_text(st, 11, host[0] ? host : NULL);
 	bind_text(st, 12, GS_VERSION);
+	bind_text(st, 13, id->baseline_json);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
 		rc = fail_db(s, rc, "cannot create sweep %s in %s", id->ident_hash, s->path);

@@ -580,7 +580,7 @@ START_TEST(test_migrates_schema_5)
 	sqlite3 *db = gs_store_sqlite(s);
 
 	add_configs(s, id);
-	/* back to schema 5: the columns of step 6 dropped */
+	/* back to schema 5: the columns of steps 6 and 7 dropped */
 	sql_exec(db, "INSERT INTO result (sweep_id, idx, status, time_ms) VALUES (1, 0, 'ok', 1.5)");
 	sql_exec(db, "UPDATE sweep SET wall_s = 3, compile_busy_s = 1, device_busy_s = 2");
 	static const char *const cols[][2] = {
@@ -593,6 +593,7 @@ START_TEST(test_migrates_schema_5)
 		{ "sweep", "restart_s" }, { "sweep", "timed_s" },
 		{ "sweep_part", "compile_threads" }, { "sweep_part", "worker_restarts" },
 		{ "sweep_part", "restart_s" }, { "sweep_part", "timed_s" },
+		{ "sweep", "baseline_json" },
 	};
 	sql_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul");
 	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++) {
@@ -671,8 +672,16 @@ START_TEST(test_migrates_schema_6)
 	struct gs_store *s = open_ok(path, 0);
 	db = gs_store_sqlite(s);
 	ck_assert_int_eq(gs_store_schema_version(s), 7);
+	/* the columns of schema 6, and sweep.baseline_json after the others */
 	char *after = table_columns(db);
-	ck_assert_str_eq(after, cols);
+	char *want = gs_xstrdup(cols);
+	char *sweep_end = strstr(want, ";sweep_part.");
+	ck_assert_ptr_nonnull(sweep_end);
+	*sweep_end = '\0';
+	char *want7 = gs_xasprintf("%s;sweep.baseline_json TEXT 0  0%s", want,
+				   strstr(cols, ";sweep_part."));
+	ck_assert_str_eq(after, want7);
+	ck_assert_int_eq(sql_int(db, "SELECT baseline_json IS NULL FROM sweep WHERE id = 1"), 1);
 	char *ok = sql_text(db, "PRAGMA integrity_check");
 	ck_assert_str_eq(ok, "ok");
 	static const char *const comments[][2] = {
@@ -680,7 +689,8 @@ START_TEST(test_migrates_schema_6)
 			    " compiled yet\n%" },
 		{ "variant", "%\n  entries TEXT % -- JSON list of lowered kernel names\n)" },
 		{ "sweep", "%\n  compile_threads INTEGER, % -- the most any run compiled with\n%" },
-		{ "sweep", "%\n  timed_s REAL % -- timed kernel work the results report\n)" },
+		{ "sweep", "%\n  timed_s REAL, % -- timed kernel work the results report\n"
+			   "  baseline_json TEXT % -- the space's baseline %\n)" },
 		{ "result", "%\n  modeled INTEGER NOT NULL DEFAULT 0, -- 1: time_ms is modeled\n%" },
 		{ "result", "%\n  ci_lo_ms REAL, % -- the median's 95\\% interval, low end\n%" },
 		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n  PRIMARY%" },
@@ -708,7 +718,7 @@ START_TEST(test_migrates_schema_6)
 	/* and a store made now reads the same */
 	s = open_ok(fresh, 0);
 	char *made = table_columns(gs_store_sqlite(s));
-	ck_assert_str_eq(made, cols);
+	ck_assert_str_eq(made, want7);
 	char *schema_new = sql_text(gs_store_sqlite(s), "SELECT group_concat(sql, ';') FROM (SELECT"
 						       " sql FROM sqlite_master WHERE type = 'table'"
 						       " AND name NOT LIKE 'sqlite%' ORDER BY name)");
@@ -722,6 +732,8 @@ START_TEST(test_migrates_schema_6)
 	free(schema_new);
 	free(schema_old);
 	free(made);
+	free(want);
+	free(want7);
 	free(ok);
 	free(after);
 	free(cols);
