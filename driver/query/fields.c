@@ -365,12 +365,13 @@ const char *gs_qsweep_no_baseline(struct gs_query *q, const struct gs_qsweep *sw
 		return "other_shard";
 	}
 	if (!configs) {
-		gs_buf_printf(why, "%sthe sweep's configurations are not stored yet", named ? ": " : "");
+		gs_buf_printf(why, "%sthe sweep's configurations are not stored yet",
+			      named ? ": " : "");
 		return "not_stored";
 	}
 	if (named) {
-		gs_buf_printf(why, " is not among the sweep's %lld valid configurations: a constraint"
-				   " rejects it", configs);
+		gs_buf_printf(why, " is not among the sweep's %lld valid configurations:"
+				   " a constraint rejects it", configs);
 		return "invalid";
 	}
 	/* a store from before schema 7 did not record the space's baseline */

@@ -434,8 +434,8 @@ int gs_baseline_check(const struct gs_space *sp, int *failed, struct gs_diag *d)
 		unsigned line, col;
 		gs_loc_linecol(sp->requires[*failed].loc, &line, &col);
 		gs_diag_error(d, sp->baseline_loc,
-			      "the baseline is not a valid configuration: the constraint on line %u "
-			      "rejects it", line);
+			      "the baseline is not a valid configuration: the constraint on "
+			      "line %u rejects it", line);
 		gs_diag_note(d, sp->requires[*failed].loc, "the constraint that rejects it");
 	}
 	gs_vm_release(&vm);

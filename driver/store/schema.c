@@ -215,10 +215,11 @@ static const char schema_v7[] =
 	"ALTER TABLE sweep ADD COLUMN baseline_json TEXT;\n"
 	"PRAGMA writable_schema = ON;\n"
 	COMMENTS("config",
-		 "baseline IN (0, 1)), variant_hash TEXT REFERENCES variant(hash) ON DELETE SET NULL,"
-		 " -- the hand-picked one\n",
+		 "baseline IN (0, 1)), variant_hash TEXT REFERENCES variant(hash)"
+		 " ON DELETE SET NULL, -- the hand-picked one\n",
 		 "baseline IN (0, 1)), -- the hand-picked one\n"
-		 "  variant_hash TEXT REFERENCES variant(hash) ON DELETE SET NULL, -- NULL: not compiled yet\n")
+		 "  variant_hash TEXT REFERENCES variant(hash) ON DELETE SET NULL,"
+		 " -- NULL: not compiled yet\n")
 	COMMENTS("variant",
 		 "\n, entries TEXT)",
 		 ",\n"
@@ -233,8 +234,10 @@ static const char schema_v7[] =
 		 "  worker_restarts INTEGER,         -- device workers replaced\n"
 		 "  restart_s REAL,                  -- from a replacement''s start to its ready\n"
 		 "  timed_s REAL,                    -- timed kernel work the results report\n"
-		 "  baseline_json TEXT               -- the space''s baseline {\"TILE\":16,...}, null: it\n"
-		 "                                   -- names none; NULL: not recorded (before schema 7)\n"
+		 "  baseline_json TEXT               -- the space''s baseline {\"TILE\":16,...},"
+		 " null: it\n"
+		 "                                   -- names none; NULL: not recorded"
+		 " (before schema 7)\n"
 		 ")")
 	COMMENTS("result",
 		 ", modeled INTEGER NOT NULL DEFAULT 0, ci_lo_ms REAL, ci_hi_ms REAL, ci_pct REAL,"
@@ -259,8 +262,10 @@ static const char schema_v7[] =
 		 "  timed_ms REAL,\n")
 	COMMENTS("sweep_part",
 		 "  source TEXT, compile_threads INTEGER, worker_restarts INTEGER, restart_s REAL,"
-		 " timed_s REAL,                     -- the database merged from, as given; NULL: this one\n",
-		 "  source TEXT,                     -- the database merged from, as given; NULL: this one\n"
+		 " timed_s REAL,                     -- the database merged from, as given;"
+		 " NULL: this one\n",
+		 "  source TEXT,                     -- the database merged from, as given;"
+		 " NULL: this one\n"
 		 "  compile_threads INTEGER,         -- as in sweep\n"
 		 "  worker_restarts INTEGER,\n"
 		 "  restart_s REAL,\n"
