@@ -147,34 +147,6 @@ static int print_space(const struct gs_space *sp, const char *path)
 	return 0;
 }
 
-/* Line of the first constraint the baseline fails. */
-static unsigned baseline_rejecter(const struct gs_space *sp)
-{
-	struct gs_vm vm;
-	gs_vm_init(&vm);
-	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
-	memcpy(env, sp->baseline, sp->nslots * sizeof(*env));
-	unsigned line = 0, col;
-	/* lets in plan order: constant ones, then level by level */
-	for (size_t i = 0; i < sp->nconst_lets; i++) {
-		const struct gs_let *l = &sp->lets[sp->const_lets[i]];
-		gs_vm_eval(&vm, l->code, env, &env[l->slot]);
-	}
-	for (size_t k = 0; k < sp->nparams; k++)
-		for (size_t i = 0; i < sp->level_nlets[k]; i++) {
-			const struct gs_let *l = &sp->lets[sp->level_lets[k][i]];
-			gs_vm_eval(&vm, l->code, env, &env[l->slot]);
-		}
-	for (size_t i = 0; i < sp->nrequires && !line; i++) {
-		struct gs_value v;
-		if (gs_vm_eval(&vm, sp->requires[i].code, env, &v) < 0 || !gs_value_truthy(v))
-			gs_loc_linecol(sp->requires[i].loc, &line, &col);
-	}
-	free(env);
-	gs_vm_release(&vm);
-	return line;
-}
-
 int gs_cmd_check(int argc, char **argv)
 {
 	if (gs_wants_help("check", argc, argv))
@@ -221,6 +193,7 @@ int gs_cmd_check(int argc, char **argv)
 	double t0 = gs_now();
 	int rc = gs_enum_count(sp, limit, &cnt, &d);
 	double dt = gs_now() - t0;
+	int failed = -1, base_ok = rc == 0 ? gs_baseline_check(sp, &failed, &d) : 1;
 	if (rc == 0) {
 		printf("constraints %zu\n", sp->nrequires);
 		for (size_t i = 0; i < sp->nrequires; i++) {
@@ -246,14 +219,22 @@ int gs_cmd_check(int argc, char **argv)
 		} else {
 			struct gs_buf b = GS_BUF_INIT;
 			gs_config_describe(sp, sp->baseline, sp->nparams, " ", &b);
-			if (cnt.limit_valid)
+			if (cnt.limit_valid) {
 				printf("baseline    %s: valid, index %llu\n", gs_buf_str(&b),
 				       (unsigned long long)cnt.before);
-			else
+			} else {
+				unsigned line = 0, col;
+				if (failed >= 0)
+					gs_loc_linecol(sp->requires[failed].loc, &line, &col);
 				printf("baseline    %s: INVALID (rejected by the constraint on line %u)\n",
-				       gs_buf_str(&b), baseline_rejecter(sp));
+				       gs_buf_str(&b), line);
+			}
 			gs_buf_release(&b);
 		}
+		/* an invalid baseline is an error: `run` refuses it, since a
+		 * sweep could not compare it with anything */
+		if (base_ok <= 0)
+			rc = -1;
 		printf("counted in ");
 		print_duration(dt);
 		printf(" (%llu bindings visited)\n", (unsigned long long)cnt.visited);

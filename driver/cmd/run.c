@@ -470,6 +470,19 @@ int gs_cmd_run(int argc, char **argv)
 	}
 	gs_trace("run: devices known, NVRTC loaded");
 	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
+	/* a baseline no configuration matches would be silently missing
+	 * from every report of the sweep */
+	if (sp) {
+		struct gs_diag d = GS_DIAG_INIT;
+		int failed;
+		int bad = gs_baseline_check(sp, &failed, &d) <= 0;
+		gs_diag_print(&d, stderr);
+		gs_diag_release(&d);
+		if (bad) {
+			gs_space_free(sp);
+			sp = NULL;
+		}
+	}
 	if (!sp) {
 		gs_prespawn_cancel(&pre);
 		gs_space_args_release(&a);
@@ -535,6 +548,11 @@ int gs_cmd_run(int argc, char **argv)
 			      o.stop.max_time_s);
 	gs_buf_putc(&options_b, '}');
 	const char *options = gs_buf_str(&options_b);
+	struct gs_buf baseline_b = GS_BUF_INIT;
+	if (sp->baseline)
+		gs_config_json(sp, sp->baseline, &baseline_b);
+	else
+		gs_buf_puts(&baseline_b, "null");
 	struct gs_sweep_ident id = {
 		.space_name = sp->name,
 		.space_path = a.path,
@@ -545,6 +563,7 @@ int gs_cmd_run(int argc, char **argv)
 		.device = device,
 		.params_json = gs_buf_str(&params),
 		.shard = gs_buf_str(&shard),
+		.baseline_json = gs_buf_str(&baseline_b),
 		.ident_hash = ident,
 	};
 	gs_sweep_ident_hash(&id, ident);
@@ -711,6 +730,7 @@ out:
 	gs_buf_release(&params);
 	gs_buf_release(&shard);
 	gs_buf_release(&options_b);
+	gs_buf_release(&baseline_b);
 	gs_space_free(sp);
 	return status;
 }

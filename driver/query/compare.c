@@ -158,8 +158,12 @@ int gs_query_compare(struct gs_query *q)
 	}
 	int rc = 1;
 	if (sw.baseline < 0) {
-		fprintf(stderr, "gsearch: error: sweep %lld has no baseline (add `baseline ...` to the "
-				"space)\n", (long long)sw.id);
+		struct gs_buf why = GS_BUF_INIT;
+		if (!strcmp(gs_qsweep_no_baseline(q, &sw, &why), "none"))
+			gs_buf_puts(&why, " (add `baseline ...` to the space)");
+		fprintf(stderr, "gsearch: error: cannot compare sweep %lld with its baseline: %s\n",
+			(long long)sw.id, gs_buf_str(&why));
+		gs_buf_release(&why);
 		goto out;
 	}
 	if (read_conf(q, &sw, &f, -1, &o) < 0 || read_conf(q, &sw, &f, sw.baseline, &b) < 0)
@@ -198,6 +202,8 @@ int gs_query_compare(struct gs_query *q)
 	}
 	struct gs_qtable *t = gs_qtable_new();
 	int csv = q->fmt == GS_QF_CSV;
+	if (!csv)
+		gs_qprint_sweep(q->out, &sw);
 	gs_qtable_col(t, "", "field", 0);
 	gs_qtable_col(t, "baseline (hand-picked)", "baseline", 0);
 	gs_qtable_col(t, "optimum (searched)", "optimum", 0);
@@ -454,14 +460,16 @@ int gs_query_compare_sweeps(struct gs_query *q, int64_t ia, int64_t ib)
 		gs_qtable_print(t, q->out, 1);
 		gs_qtable_free(t);
 	} else {
+		gs_qprint_sweep(q->out, &a);
+		gs_qprint_sweep(q->out, &b);
+		fputc('\n', q->out);
 		for (int k = 0; k < 2; k++) {
 			struct gs_qsweep *s = k ? &b : &a;
 			struct conf *c = k ? &ob : &oa;
 			struct gs_buf l = GS_BUF_INIT, v = GS_BUF_INIT;
 			int ok;
 			gs_buf_printf(&l, "sweep %lld", (long long)s->id);
-			gs_buf_printf(&v, "%s on %s%s; optimum ", s->space, s->device ? s->device : "?",
-				      s->modeled ? " (modeled)" : "");
+			gs_buf_puts(&v, "optimum ");
 			gs_qfmt_num(&v, time_of(s, c, &ok));
 			gs_buf_printf(&v, " ms, index %lld: ", (long long)c->idx);
 			gs_qfmt_params(&v, c->params);

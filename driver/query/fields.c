@@ -315,6 +315,17 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 		f->higher = qcols[i].higher;
 	}
 	load_json_keys(q, sw, &cap);
+	if (sqlite3_prepare_v2(q->db, q->schema >= 7 ? "SELECT shard, baseline_json FROM sweep"
+						      " WHERE id = ?1"
+						    : "SELECT shard, NULL FROM sweep WHERE id = ?1",
+			       -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(s, 1, id);
+		if (sqlite3_step(s) == SQLITE_ROW) {
+			sw->shard = col_dup(s, 0);
+			sw->baseline_json = col_dup(s, 1);
+		}
+		sqlite3_finalize(s);
+	}
 	sw->baseline = -1;
 	if (sqlite3_prepare_v2(q->db, "SELECT idx FROM config WHERE sweep_id = ?1 AND baseline"
 				      " LIMIT 1", -1, &s, NULL) == SQLITE_OK) {
@@ -326,8 +337,57 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 	return 0;
 }
 
+const char *gs_qsweep_no_baseline(struct gs_query *q, const struct gs_qsweep *sw,
+				  struct gs_buf *why)
+{
+	long long si = 0, sn = 1, configs = 0;
+	const char *named = sw->baseline_json;
+	sqlite3_stmt *s;
+
+	if (sw->shard && sscanf(sw->shard, "%lld/%lld", &si, &sn) != 2)
+		sn = 1;
+	if (named && !strcmp(named, "null")) {
+		gs_buf_puts(why, "the space names no baseline");
+		return "none";
+	}
+	if (sqlite3_prepare_v2(q->db, "SELECT count(*) FROM config WHERE sweep_id = ?1", -1, &s,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(s, 1, sw->id);
+		if (sqlite3_step(s) == SQLITE_ROW)
+			configs = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	if (named)
+		gs_qfmt_params(why, named);
+	if (named && sn > 1) {
+		gs_buf_printf(why, " is not in this shard (shard %lld/%lld); merge the shards to"
+				   " compare with it", si, sn);
+		return "other_shard";
+	}
+	if (!configs) {
+		gs_buf_printf(why, "%sthe sweep's configurations are not stored yet",
+			      named ? ": " : "");
+		return "not_stored";
+	}
+	if (named) {
+		gs_buf_printf(why, " is not among the sweep's %lld valid configurations:"
+				   " a constraint rejects it", configs);
+		return "invalid";
+	}
+	/* a store from before schema 7 did not record the space's baseline */
+	if (sn > 1)
+		gs_buf_printf(why, "none in this shard (shard %lld/%lld): the space names none, or"
+				   " another shard has it", si, sn);
+	else
+		gs_buf_puts(why, "none among the sweep's configurations: the space names none, or a"
+				 " constraint rejects it");
+	return "unknown";
+}
+
 void gs_qsweep_release(struct gs_qsweep *sw)
 {
+	free(sw->shard);
+	free(sw->baseline_json);
 	free(sw->space);
 	free(sw->space_path);
 	free(sw->device);

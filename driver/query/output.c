@@ -335,6 +335,14 @@ void gs_qprint_para(FILE *f, const char *text)
 	free(lines);
 }
 
+void gs_qprint_sweep(FILE *f, const struct gs_qsweep *sw)
+{
+	const char *when = sw->started_at ? sw->started_at : sw->created_at;
+	fprintf(f, "sweep %lld: %s on %s%s%s%s\n", (long long)sw->id, sw->space,
+		sw->device ? sw->device : "?", when ? ", " : "", when ? when : "",
+		sw->modeled ? " (times are modeled)" : "");
+}
+
 /* ---- values ------------------------------------------------------------------ */
 
 void gs_qfmt_num(struct gs_buf *b, double x)

@@ -411,6 +411,7 @@ int gs_query_pareto(struct gs_query *q, const char *const *names, const int *max
 		json_decref(rows);
 		if (!csv) {
 			struct gs_buf h = GS_BUF_INIT;
+			gs_qprint_sweep(q->out, &sw);
 			for (size_t j = 0; j < k; j++)
 				gs_buf_printf(&h, "%s%s %s", j ? ", " : "", maximize[j] ? "max" : "min",
 					      sw.fields[obj[j]].name);

@@ -77,6 +77,9 @@ struct gs_qsweep {
 	double restart_s, timed_s;
 	int modeled;         /* the device is emulated: times come from a model */
 	int64_t baseline;    /* the hand-picked configuration's index, -1: none */
+	char *shard;         /* "i/N" */
+	char *baseline_json; /* schema 7 on: the space's baseline, "null": it names
+			      * none; NULL: not recorded */
 	char **params;       /* declaration order */
 	size_t nparams;
 	struct gs_value *domains; /* each parameter's values, a list, in sw->arena */
@@ -89,6 +92,11 @@ struct gs_qsweep {
  * the error (empty store, unknown sweep) and returns -1. */
 int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw);
 void gs_qsweep_release(struct gs_qsweep *sw);
+/* Why sw has no baseline configuration (sw->baseline < 0): a phrase for
+ * people in *why ("the space names no baseline"), and a word for scripts,
+ * returned: "none", "other_shard", "invalid", "not_stored" or "unknown". */
+const char *gs_qsweep_no_baseline(struct gs_query *q, const struct gs_qsweep *sw,
+				  struct gs_buf *why);
 /* The field called `name` (aliases: regs, smem), or -1. */
 int gs_qsweep_field(const struct gs_qsweep *sw, const char *name);
 /* Like gs_qsweep_field, but prints "unknown field 'X'" with a "did you mean"
@@ -173,6 +181,9 @@ void gs_qtable_free(struct gs_qtable *t);
 void gs_qprint_line(FILE *f, const char *label, const char *text);
 /* A paragraph, wrapped at 100 columns. */
 void gs_qprint_para(FILE *f, const char *text);
+/* The first line of every text report: "sweep 3: matmul on DEVICE, WHEN",
+ * since a report shows the newest sweep unless told otherwise. */
+void gs_qprint_sweep(FILE *f, const struct gs_qsweep *sw);
 
 /* A value as a table cell: numbers with 4 significant digits, strings bare,
  * None as "-". */

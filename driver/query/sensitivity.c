@@ -570,6 +570,7 @@ int gs_query_sensitivity(struct gs_query *q, const char *param, const char *by_n
 		}
 		if (!csv) {
 			struct gs_buf o = GS_BUF_INIT;
+			gs_qprint_sweep(q->out, &sw);
 			fprintf(q->out, "Sensitivity of %s to %s, sweep %lld: %lld ok configurations%s%s\n\n",
 				fy->name, sw.params[p.pi], (long long)sw.id, (long long)ranked,
 				q->where ? " that pass --where" : "",

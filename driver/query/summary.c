@@ -205,8 +205,7 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 {
 	FILE *o = q->out;
 	struct gs_buf b = GS_BUF_INIT;
-	fprintf(o, "sweep %lld: %s on %s%s\n", (long long)sw->id, sw->space,
-		sw->device ? sw->device : "?", sw->modeled ? " (times are modeled)" : "");
+	gs_qprint_sweep(o, sw);
 	gs_buf_printf(&b, "%s", sw->space_path ? sw->space_path : sw->space);
 	if (sw->problem && strcmp(sw->problem, "{}")) {
 		gs_buf_puts(&b, "  ");
@@ -244,7 +243,7 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 	}
 	gs_buf_reset(&b);
 	if (sw->baseline < 0) {
-		gs_buf_puts(&b, "none (the space names no baseline)");
+		gs_qsweep_no_baseline(q, sw, &b);
 	} else if (!m->base_status) {
 		gs_buf_printf(&b, "index %lld, not run yet", (long long)sw->baseline);
 	} else if (strcmp(m->base_status, "ok")) {
@@ -284,7 +283,7 @@ static json_t *jreal(double x)
 	return x >= 0 ? json_real(x) : json_null();
 }
 
-static json_t *to_json(const struct gs_qsweep *sw, const struct summary *m)
+static json_t *to_json(struct gs_query *q, const struct gs_qsweep *sw, const struct summary *m)
 {
 	json_t *o = json_object(), *c = json_object();
 	json_object_set_new(o, "sweep", json_integer(sw->id));
@@ -319,7 +318,11 @@ static json_t *to_json(const struct gs_qsweep *sw, const struct summary *m)
 		json_object_set_new(b, "ranked", ok ? json_integer(m->ranked) : json_null());
 		json_object_set_new(o, "baseline", b);
 	} else {
+		struct gs_buf why = GS_BUF_INIT;
 		json_object_set_new(o, "baseline", json_null());
+		json_object_set_new(o, "baseline_missing",
+				    json_string(gs_qsweep_no_baseline(q, sw, &why)));
+		gs_buf_release(&why);
 	}
 	json_object_set_new(o, "wall_s", jreal(sw->wall_s));
 	json_object_set_new(o, "compile_busy_s", jreal(sw->compile_s));
@@ -446,7 +449,7 @@ int gs_query_summary(struct gs_query *q)
 		if (gather(q, &sw, &f, &m) < 0) {
 			rc = 1;
 		} else if (q->fmt == GS_QF_JSON) {
-			json_array_append_new(arr, to_json(&sw, &m));
+			json_array_append_new(arr, to_json(q, &sw, &m));
 		} else if (q->fmt == GS_QF_CSV) {
 			csv_row(t, &sw, &m);
 		} else {

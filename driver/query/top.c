@@ -329,6 +329,8 @@ int gs_query_top(struct gs_query *q, long n, const char *by_name, int desc_given
 		p.rows = NULL;
 		gs_qjson_print(q->out, o);
 	} else {
+		if (q->fmt == GS_QF_TABLE)
+			gs_qprint_sweep(q->out, &sw);
 		gs_qtable_print(p.t, q->out, q->fmt == GS_QF_CSV);
 		int tie = q->fmt == GS_QF_TABLE && by_time && p.tied > 1;
 		if (tie || (q->fmt == GS_QF_TABLE && (p.base_seen || sw.modeled)))

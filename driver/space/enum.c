@@ -420,3 +420,26 @@ int gs_config_check(const struct gs_space *sp, struct gs_value *env, struct gs_v
 	free(rej);
 	return r;
 }
+
+int gs_baseline_check(const struct gs_space *sp, int *failed, struct gs_diag *d)
+{
+	*failed = -1;
+	if (!sp->baseline)
+		return 1;
+	struct gs_vm vm;
+	struct gs_value *env = gs_xmalloc((sp->nslots + 1) * sizeof(*env));
+	memcpy(env, sp->baseline, sp->nslots * sizeof(*env));
+	gs_vm_init(&vm);
+	int r = gs_config_check(sp, env, &vm, failed, d);
+	if (r == 0) {
+		unsigned line, col;
+		gs_loc_linecol(sp->requires[*failed].loc, &line, &col);
+		gs_diag_error(d, sp->baseline_loc,
+			      "the baseline is not a valid configuration: the constraint on "
+			      "line %u rejects it", line);
+		gs_diag_note(d, sp->requires[*failed].loc, "the constraint that rejects it");
+	}
+	gs_vm_release(&vm);
+	free(env);
+	return r;
+}

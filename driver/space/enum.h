@@ -67,6 +67,12 @@ int gs_enum_count(const struct gs_space *sp, const size_t *limit, struct gs_coun
 int gs_config_check(const struct gs_space *sp, struct gs_value *env, struct gs_vm *vm, int *failed,
 		    struct gs_diag *d);
 
+/* Is the space's baseline one of its valid configurations?  1: yes, or the
+ * space names none; 0: a require rejects it (*failed = its index), recorded
+ * in d as an error at the baseline with a note at the require; -1: an
+ * expression failed (recorded in d). */
+int gs_baseline_check(const struct gs_space *sp, int *failed, struct gs_diag *d);
+
 /* "TILE=16 UNROLL=4 ..." of the first `n` parameters of env. */
 void gs_config_describe(const struct gs_space *sp, const struct gs_value *env, size_t n,
 			const char *sep, struct gs_buf *b);

@@ -43,6 +43,7 @@ struct in_sweep {
 	int64_t id;
 	char *f[NIDENT]; /* identity fields, in ident_fields order */
 	char *shard, *space_path;
+	char *baseline_json; /* NULL: the input predates schema 7 */
 	char base[33];   /* identity hash with shard "0/1" */
 };
 
@@ -295,10 +296,15 @@ static char *col_dup(sqlite3_stmt *q, int i)
 static int read_sweeps(struct merge *m, size_t input, sqlite3 *db)
 {
 	struct gs_buf sql = GS_BUF_INIT;
+	struct cols have;
 	sqlite3_stmt *q;
 	int rc;
 
-	gs_buf_puts(&sql, "SELECT id, shard, space_path");
+	if ((rc = cols_of(m, db, "sweep", NULL, &have, m->inputs[input])) < 0)
+		return rc;
+	gs_buf_printf(&sql, "SELECT id, shard, space_path, %s",
+		      col_index(&have, "baseline_json") >= 0 ? "baseline_json" : "NULL");
+	cols_release(&have);
 	for (size_t k = 0; k < NIDENT; k++)
 		gs_buf_printf(&sql, ", %s", ident_fields[k].col);
 	gs_buf_puts(&sql, " FROM sweep ORDER BY id");
@@ -316,8 +322,9 @@ static int read_sweeps(struct merge *m, size_t input, sqlite3 *db)
 		s->id = sqlite3_column_int64(q, 0);
 		s->shard = col_dup(q, 1);
 		s->space_path = col_dup(q, 2);
+		s->baseline_json = col_dup(q, 3);
 		for (size_t k = 0; k < NIDENT; k++)
-			s->f[k] = col_dup(q, 3 + (int)k);
+			s->f[k] = col_dup(q, 4 + (int)k);
 		if (!s->f[0]) {
 			sqlite3_finalize(q);
 			return merr(m, -EPROTO, "%s: sweep %lld has no space name", m->inputs[input],
@@ -411,6 +418,7 @@ static int target_of(struct merge *m, const struct in_sweep *s, struct target **
 		.device = s->f[5],
 		.params_json = s->f[6],
 		.shard = "0/1",
+		.baseline_json = s->baseline_json,
 		.ident_hash = s->base,
 	};
 	if ((rc = gs_store_sweep_open(m->st, &id, &sid, &created)) < 0)
@@ -1262,6 +1270,7 @@ out:
 			free(m.sw[i].f[k]);
 		free(m.sw[i].shard);
 		free(m.sw[i].space_path);
+		free(m.sw[i].baseline_json);
 	}
 	free(m.sw);
 	free(m.tg);

@@ -197,6 +197,82 @@ static const char schema_v6[] =
 	"ALTER TABLE sweep_part ADD COLUMN restart_s REAL;\n"
 	"ALTER TABLE sweep_part ADD COLUMN timed_s REAL;\n";
 
+/* Schema 7: the column comments that `.schema` shows.  SQLite keeps a
+ * column added by ALTER TABLE without the comment that followed it, and
+ * puts it on the line of the column before, where that column's comment
+ * then reads as the new one's: config's "the hand-picked one" came to
+ * describe variant_hash.  The tables' text is rewritten in place; only
+ * comments and line breaks change, so the tables' columns, and the rows,
+ * stay exactly as they were.  A text that does not match (a store some
+ * other tool touched) is left alone.  The per-sweep views gain sweep_id and
+ * modeled, which store.c makes again after this step.  A sweep keeps the
+ * baseline its space names, so that a report can tell a space without one
+ * from a shard without it. */
+#define COMMENTS(table, from, to)                                                          \
+	"UPDATE sqlite_master SET sql = replace(sql, '" from "', '" to "')"                  \
+	" WHERE type = 'table' AND name = '" table "';\n"
+static const char schema_v7[] =
+	"ALTER TABLE sweep ADD COLUMN baseline_json TEXT;\n"
+	"PRAGMA writable_schema = ON;\n"
+	COMMENTS("config",
+		 "baseline IN (0, 1)), variant_hash TEXT REFERENCES variant(hash)"
+		 " ON DELETE SET NULL, -- the hand-picked one\n",
+		 "baseline IN (0, 1)), -- the hand-picked one\n"
+		 "  variant_hash TEXT REFERENCES variant(hash) ON DELETE SET NULL,"
+		 " -- NULL: not compiled yet\n")
+	COMMENTS("variant",
+		 "\n, entries TEXT)",
+		 ",\n"
+		 "  entries TEXT                     -- JSON list of lowered kernel names\n"
+		 ")")
+	COMMENTS("sweep",
+		 "  device_busy_s REAL               -- time the devices spent on configurations\n"
+		 ", compile_threads INTEGER, worker_restarts INTEGER, restart_s REAL, timed_s REAL,"
+		 " baseline_json TEXT)",
+		 "  device_busy_s REAL,              -- time the devices spent on configurations\n"
+		 "  compile_threads INTEGER,         -- the most any run compiled with\n"
+		 "  worker_restarts INTEGER,         -- device workers replaced\n"
+		 "  restart_s REAL,                  -- from a replacement''s start to its ready\n"
+		 "  timed_s REAL,                    -- timed kernel work the results report\n"
+		 "  baseline_json TEXT               -- the space''s baseline {\"TILE\":16,...},"
+		 " null: it\n"
+		 "                                   -- names none; NULL: not recorded"
+		 " (before schema 7)\n"
+		 ")")
+	COMMENTS("result",
+		 ", modeled INTEGER NOT NULL DEFAULT 0, ci_lo_ms REAL, ci_hi_ms REAL, ci_pct REAL,"
+		 " runs INTEGER, warmups INTEGER, timed_ms REAL,\n",
+		 ",\n"
+		 "  modeled INTEGER NOT NULL DEFAULT 0, -- 1: time_ms is modeled\n"
+		 "  ci_lo_ms REAL,                   -- the median''s 95% interval, low end\n"
+		 "  ci_hi_ms REAL,                   -- high end\n"
+		 "  ci_pct REAL,                     -- the interval''s coverage, in %\n"
+		 "  runs INTEGER,                    -- timed runs (samples x runs per sample)\n"
+		 "  warmups INTEGER,                 -- runs discarded as warm-up\n"
+		 "  timed_ms REAL,                   -- timed kernel work, warm-up included\n")
+	COMMENTS("result_conflict",
+		 "  modeled INTEGER, ci_lo_ms REAL, ci_hi_ms REAL, ci_pct REAL, runs INTEGER,"
+		 " warmups INTEGER, timed_ms REAL,\n",
+		 "  modeled INTEGER,\n"
+		 "  ci_lo_ms REAL,\n"
+		 "  ci_hi_ms REAL,\n"
+		 "  ci_pct REAL,\n"
+		 "  runs INTEGER,\n"
+		 "  warmups INTEGER,\n"
+		 "  timed_ms REAL,\n")
+	COMMENTS("sweep_part",
+		 "  source TEXT, compile_threads INTEGER, worker_restarts INTEGER, restart_s REAL,"
+		 " timed_s REAL,                     -- the database merged from, as given;"
+		 " NULL: this one\n",
+		 "  source TEXT,                     -- the database merged from, as given;"
+		 " NULL: this one\n"
+		 "  compile_threads INTEGER,         -- as in sweep\n"
+		 "  worker_restarts INTEGER,\n"
+		 "  restart_s REAL,\n"
+		 "  timed_s REAL,\n")
+	"PRAGMA writable_schema = OFF;\n";
+#undef COMMENTS
+
 const char *const gs_store_migrations[] = {
 	schema_v1, /* 0 -> 1 */
 	schema_v2, /* 1 -> 2 */
@@ -204,6 +280,7 @@ const char *const gs_store_migrations[] = {
 	schema_v4, /* 3 -> 4 */
 	schema_v5, /* 4 -> 5 */
 	schema_v6, /* 5 -> 6 */
+	schema_v7, /* 6 -> 7 */
 };
 const size_t gs_store_nmigrations = GS_ARRAY_SIZE(gs_store_migrations);
 

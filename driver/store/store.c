@@ -38,8 +38,8 @@
 	X(SWEEP_FIND, "SELECT id FROM sweep WHERE ident_hash = ?1")                              \
 	X(SWEEP_INSERT,                                                                          \
 	  "INSERT INTO sweep (ident_hash, space_name, space_path, space_hash, kernel_hash,"      \
-	  " problem_json, options_json, device, params_json, shard, host, gsearch_version)"     \
-	  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"                          \
+	  " problem_json, options_json, device, params_json, shard, host, gsearch_version,"     \
+	  " baseline_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"     \
 	  " ON CONFLICT (ident_hash) DO NOTHING")                                                \
 	X(SWEEP_STATUS,                                                                          \
 	  "UPDATE sweep SET status = ?2,"                                                        \
@@ -248,11 +248,15 @@ static int make_parent_dirs(struct gs_store *s)
 	return rc;
 }
 
+static int refresh_views(struct gs_store *s);
+
 /* Applies the migration steps from the file's version up to ours, each in
  * its own transaction.  The version is read again under the write lock, so
  * two processes opening a new file at once migrate it once. */
 static int migrate(struct gs_store *s)
 {
+	int first = -1;
+
 	for (;;) {
 		int v, rc;
 		char *sql;
@@ -271,8 +275,11 @@ static int migrate(struct gs_store *s)
 					    "cannot open %s: database was written by a newer gsearch "
 					    "(schema %d, this gsearch knows %d)",
 					    s->path, v, GS_STORE_SCHEMA_VERSION);
-			return 0;
+			/* a store from before schema 7 has views without its columns */
+			return first > 0 && first < 7 ? refresh_views(s) : 0;
 		}
+		if (first < 0)
+			first = v;
 		rc = exec(s, gs_store_migrations[v]);
 		if (rc == SQLITE_OK) {
 			sql = sqlite3_mprintf("PRAGMA user_version = %d", v + 1);
@@ -495,6 +502,7 @@ int gs_store_sweep_open(struct gs_store *s, const struct gs_sweep_ident *id, int
 	bind_text(st, 10, id->shard);
 	bind_text(st, 11, host[0] ? host : NULL);
 	bind_text(st, 12, GS_VERSION);
+	bind_text(st, 13, id->baseline_json);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE) {
 		rc = fail_db(s, rc, "cannot create sweep %s in %s", id->ident_hash, s->path);
@@ -704,15 +712,20 @@ static void put_literal(struct gs_buf *b, const char *text)
 	gs_buf_putc(b, '\'');
 }
 
-/* Columns of the per-sweep view besides the parameters, in order; idx comes
- * before the parameters, the rest after. */
+/* Columns of the per-sweep view besides the parameters, in order; the first
+ * VIEW_LEAD come before the parameters, the rest after.  sweep_id and
+ * modeled let a row say, on its own, which sweep it is from and whether its
+ * time was measured. */
+enum { VIEW_LEAD = 2 };
 static const struct view_col {
 	const char *name;
 	const char *expr;
 } view_cols[] = {
+	{ "sweep_id", "c.sweep_id" },
 	{ "idx", "c.idx" },
 	{ "baseline", "c.baseline" },
 	{ "status", "r.status" },
+	{ "modeled", "r.modeled" },
 	{ "time_ms", "r.time_ms" },
 	{ "min_ms", "r.min_ms" },
 	{ "iqr_ms", "r.iqr_ms" },
@@ -800,7 +813,8 @@ static void sweep_view_sql(struct gs_buf *b, int64_t sweep_id, const char *const
 	gs_buf_puts(b, ";\nCREATE VIEW ");
 	put_ident(b, name);
 	gs_buf_puts(b, " AS SELECT");
-	put_view_col(b, &view_cols[0], params, nparams);
+	for (size_t i = 0; i < VIEW_LEAD; i++)
+		put_view_col(b, &view_cols[i], params, nparams);
 	for (size_t i = 0; i < nparams; i++) {
 		char *path = gs_xasprintf("$.\"%s\"", params[i]);
 
@@ -810,7 +824,7 @@ static void sweep_view_sql(struct gs_buf *b, int64_t sweep_id, const char *const
 		put_ident(b, params[i]);
 		free(path);
 	}
-	for (size_t i = 1; i < GS_ARRAY_SIZE(view_cols); i++)
+	for (size_t i = VIEW_LEAD; i < GS_ARRAY_SIZE(view_cols); i++)
 		put_view_col(b, &view_cols[i], params, nparams);
 	gs_buf_printf(b,
 		      "\nFROM config c\n"
@@ -950,6 +964,63 @@ int gs_store_views(struct gs_store *s, int64_t sweep_id, const char *space_name,
 	}
 out:
 	gs_buf_release(&sql);
+	return rc;
+}
+
+/* Makes every per-sweep view again (and so the space views), from the
+ * parameter names the sweep row keeps.  An error here is one of reading the
+ * sweeps. */
+static int refresh_views(struct gs_store *s)
+{
+	sqlite3_stmt *st;
+	const char **names = NULL;
+	char *space = NULL;
+	size_t n = 0, cap = 0;
+	int64_t id = 0;
+	int rc = sqlite3_prepare_v2(
+		s->db,
+		"SELECT s.id, s.space_name, json_extract(p.value, '$.name') FROM sweep s"
+		" LEFT JOIN json_each(CASE WHEN json_valid(s.params_json) THEN s.params_json END) p"
+		" WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'view' AND"
+		" name = 'sweep_' || s.id) ORDER BY s.id, p.key",
+		-1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return fail_db(s, rc, "cannot read the sweeps of %s", s->path);
+	for (;;) {
+		int row = (rc = sqlite3_step(st)) == SQLITE_ROW;
+		int64_t next = row ? sqlite3_column_int64(st, 0) : 0;
+
+		if (id && (!row || next != id)) {
+			/* a view that cannot be made again keeps its old columns,
+			 * which is no reason to refuse the store */
+			gs_store_views(s, id, space, names, n);
+			for (size_t i = 0; i < n; i++)
+				free((char *)names[i]);
+			n = 0;
+			free(space);
+			space = NULL;
+		}
+		if (!row)
+			break;
+		if (next != id) {
+			id = next;
+			space = gs_xstrdup((const char *)sqlite3_column_text(st, 1));
+		}
+		if (sqlite3_column_type(st, 2) == SQLITE_TEXT) {
+			gs_grow(&names, &cap, n + 1, sizeof(*names));
+			names[n++] = gs_xstrdup((const char *)sqlite3_column_text(st, 2));
+		}
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = fail_db(s, rc, "cannot read the sweeps of %s", s->path);
+	sqlite3_finalize(st);
+	for (size_t i = 0; i < n; i++)
+		free((char *)names[i]);
+	free(names);
+	free(space);
 	return rc;
 }
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 6
+#define GS_STORE_SCHEMA_VERSION 7
 
 struct gs_store;
 
@@ -47,11 +47,15 @@ struct gs_sweep_ident {
 	const char *device;       /* "cuda:0 NVIDIA H100 ...", "emu:sm_90" */
 	const char *params_json;  /* [{"name":"TILE","values":[8,16]}, ...] */
 	const char *shard;        /* "0/1" */
+	/* not part of the identity (the space hash covers it): the baseline as
+	 * canonical params JSON, "null" when the space names none, NULL when
+	 * not known */
+	const char *baseline_json;
 	const char *ident_hash;   /* hash of all the above but space_path */
 };
 
 /* The identity hash of a sweep (32 hex digits): over every field of id but
- * space_path and ident_hash.  Runs and merges compute it the same way, so a
+ * space_path, baseline_json and ident_hash.  Runs and merges compute it the same way, so a
  * merge of shards finds or makes the very sweep an unsharded run would. */
 void gs_sweep_ident_hash(const struct gs_sweep_ident *id, char out[33]);
 

@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "sqlcheck.h"
+#include "store/schema.h"
 #include "store/store.h"
 #include "util/util.h"
 
@@ -222,11 +223,13 @@ START_TEST(test_newer_schema_refused)
 	char *dir = mk_tmp();
 	char *path = gs_xasprintf("%s/m.db", dir);
 	char *want = gs_xasprintf("cannot open %s: database was written by a newer gsearch "
-				  "(schema 7, this gsearch knows %d)",
-				  path, GS_STORE_SCHEMA_VERSION);
+				  "(schema %d, this gsearch knows %d)",
+				  path, GS_STORE_SCHEMA_VERSION + 1, GS_STORE_SCHEMA_VERSION);
+	char *newer = gs_xasprintf("PRAGMA user_version = %d", GS_STORE_SCHEMA_VERSION + 1);
 	struct gs_store *s = open_ok(path, 0);
 
-	sql_exec(gs_store_sqlite(s), "PRAGMA user_version = 7");
+	sql_exec(gs_store_sqlite(s), newer);
+	free(newer);
 	gs_store_close(s);
 	for (int ro = 0; ro < 2; ro++) {
 		ck_assert_int_eq(gs_store_open(&s, path, ro), -EPROTO);
@@ -419,12 +422,14 @@ START_TEST(test_views_one_column_per_param)
 	free(v);
 	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM sweep_1 WHERE status IS NULL"), 5);
 
-	/* idx, then the parameters in declaration order. */
+	/* the sweep and idx, then the parameters in declaration order */
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT * FROM sweep_1", -1, &st, NULL), SQLITE_OK);
-	ck_assert_str_eq(sqlite3_column_name(st, 0), "idx");
-	ck_assert_str_eq(sqlite3_column_name(st, 1), "TILE");
-	ck_assert_str_eq(sqlite3_column_name(st, 2), "UNROLL");
-	ck_assert_str_eq(sqlite3_column_name(st, 3), "baseline");
+	ck_assert_str_eq(sqlite3_column_name(st, 0), "sweep_id");
+	ck_assert_str_eq(sqlite3_column_name(st, 1), "idx");
+	ck_assert_str_eq(sqlite3_column_name(st, 2), "TILE");
+	ck_assert_str_eq(sqlite3_column_name(st, 3), "UNROLL");
+	ck_assert_str_eq(sqlite3_column_name(st, 4), "baseline");
+	ck_assert_str_eq(sqlite3_column_name(st, 6), "modeled");
 	sqlite3_finalize(st);
 	gs_store_close(s);
 	free(path);
@@ -575,7 +580,7 @@ START_TEST(test_migrates_schema_5)
 	sqlite3 *db = gs_store_sqlite(s);
 
 	add_configs(s, id);
-	/* back to schema 5: the columns of step 6 dropped */
+	/* back to schema 5: the columns of steps 6 and 7 dropped */
 	sql_exec(db, "INSERT INTO result (sweep_id, idx, status, time_ms) VALUES (1, 0, 'ok', 1.5)");
 	sql_exec(db, "UPDATE sweep SET wall_s = 3, compile_busy_s = 1, device_busy_s = 2");
 	static const char *const cols[][2] = {
@@ -588,6 +593,7 @@ START_TEST(test_migrates_schema_5)
 		{ "sweep", "restart_s" }, { "sweep", "timed_s" },
 		{ "sweep_part", "compile_threads" }, { "sweep_part", "worker_restarts" },
 		{ "sweep_part", "restart_s" }, { "sweep_part", "timed_s" },
+		{ "sweep", "baseline_json" },
 	};
 	sql_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul");
 	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++) {
@@ -623,10 +629,124 @@ START_TEST(test_migrates_schema_5)
 }
 END_TEST
 
+/* Every column of the store's tables, as SQLite sees them, in order. */
+static char *table_columns(sqlite3 *db)
+{
+	return sql_text(db, "SELECT group_concat(col, ';') FROM (SELECT m.name || '.' || c.name"
+			    " || ' ' || c.type || ' ' || c.\"notnull\" || ' ' ||"
+			    " coalesce(c.dflt_value, '') || ' ' || c.pk AS col"
+			    " FROM sqlite_master m, pragma_table_xinfo(m.name) c WHERE m.type = 'table'"
+			    " AND m.name NOT LIKE 'sqlite%' ORDER BY m.name, c.cid)");
+}
+
+/* A store built by the released steps up to schema 6 gains, at schema 7,
+ * a comment on every column that ALTER TABLE added (where SQLite had put
+ * the comment of the column before), and views with sweep_id and modeled;
+ * its columns and rows stay as they were. */
+START_TEST(test_migrates_schema_6)
+{
+	char *dir = mk_tmp();
+	char *path = gs_xasprintf("%s/m.db", dir), *fresh = gs_xasprintf("%s/f.db", dir);
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	for (size_t v = 0; v < 6; v++)
+		sql_exec(db, gs_store_migrations[v]);
+	sql_exec(db, "PRAGMA user_version = 6;"
+		     "INSERT INTO sweep (id, ident_hash, space_name, params_json) VALUES"
+		     " (1, 'h', 'matmul', '[{\"name\":\"TILE\",\"values\":[8,16]}]');"
+		     "INSERT INTO config (sweep_id, idx, params, baseline) VALUES"
+		     " (1, 0, '{\"TILE\":8}', 0), (1, 1, '{\"TILE\":16}', 1);"
+		     "INSERT INTO result (sweep_id, idx, status, time_ms, modeled) VALUES"
+		     " (1, 1, 'ok', 2.5, 1);"
+		     "CREATE VIEW sweep_1 AS SELECT c.idx, json_extract(c.params, '$.TILE') AS TILE"
+		     " FROM config c WHERE c.sweep_id = 1;"
+		     "CREATE VIEW matmul AS SELECT * FROM sweep_1;");
+	char *cols = table_columns(db);
+	/* what SQLite made of the released steps: a comment on the wrong column */
+	ck_assert_int_eq(sql_int(db, "SELECT sql LIKE '%ON DELETE SET NULL, -- the hand-picked one%'"
+				     " FROM sqlite_master WHERE name = 'config'"),
+			 1);
+	sqlite3_close(db);
+
+	struct gs_store *s = open_ok(path, 0);
+	db = gs_store_sqlite(s);
+	ck_assert_int_eq(gs_store_schema_version(s), 7);
+	/* the columns of schema 6, and sweep.baseline_json after the others */
+	char *after = table_columns(db);
+	char *want = gs_xstrdup(cols);
+	char *sweep_end = strstr(want, ";sweep_part.");
+	ck_assert_ptr_nonnull(sweep_end);
+	*sweep_end = '\0';
+	char *want7 = gs_xasprintf("%s;sweep.baseline_json TEXT 0  0%s", want,
+				   strstr(cols, ";sweep_part."));
+	ck_assert_str_eq(after, want7);
+	ck_assert_int_eq(sql_int(db, "SELECT baseline_json IS NULL FROM sweep WHERE id = 1"), 1);
+	char *ok = sql_text(db, "PRAGMA integrity_check");
+	ck_assert_str_eq(ok, "ok");
+	static const char *const comments[][2] = {
+		{ "config", "%(0, 1)), -- the hand-picked one\n  variant_hash TEXT %, -- NULL: not"
+			    " compiled yet\n%" },
+		{ "variant", "%\n  entries TEXT % -- JSON list of lowered kernel names\n)" },
+		{ "sweep", "%\n  compile_threads INTEGER, % -- the most any run compiled with\n%" },
+		{ "sweep", "%\n  timed_s REAL, % -- timed kernel work the results report\n"
+			   "  baseline_json TEXT % -- the space's baseline %\n)" },
+		{ "result", "%\n  modeled INTEGER NOT NULL DEFAULT 0, -- 1: time_ms is modeled\n%" },
+		{ "result", "%\n  ci_lo_ms REAL, % -- the median's 95\\% interval, low end\n%" },
+		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n  PRIMARY%" },
+		{ "result_conflict", "%\n  modeled INTEGER,\n  ci_lo_ms REAL,\n%" },
+		{ "sweep_part", "%\n  source TEXT, % -- the database merged from, as given; NULL: this"
+				" one\n  compile_threads INTEGER,%" },
+	};
+	for (size_t i = 0; i < GS_ARRAY_SIZE(comments); i++) {
+		sqlite3_stmt *st;
+		ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT sql LIKE ?2 ESCAPE '\\' FROM"
+						    " sqlite_master WHERE name = ?1", -1, &st, NULL),
+				 SQLITE_OK);
+		sqlite3_bind_text(st, 1, comments[i][0], -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, comments[i][1], -1, SQLITE_STATIC);
+		ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+		ck_assert_msg(sqlite3_column_int(st, 0) == 1, "%s lacks %s", comments[i][0],
+			      comments[i][1]);
+		sqlite3_finalize(st);
+	}
+	/* the views were made again, with the sweep and the modeled flag */
+	ck_assert_int_eq(sql_int(db, "SELECT count(*) FROM sweep_1 WHERE sweep_id = 1"), 2);
+	ck_assert_int_eq(sql_int(db, "SELECT modeled FROM matmul WHERE TILE = 16 AND baseline"), 1);
+	gs_store_close(s);
+
+	/* and a store made now reads the same */
+	s = open_ok(fresh, 0);
+	char *made = table_columns(gs_store_sqlite(s));
+	ck_assert_str_eq(made, want7);
+	char *schema_new = sql_text(gs_store_sqlite(s), "SELECT group_concat(sql, ';') FROM (SELECT"
+						       " sql FROM sqlite_master WHERE type = 'table'"
+						       " AND name NOT LIKE 'sqlite%' ORDER BY name)");
+	gs_store_close(s);
+	s = open_ok(path, 0);
+	char *schema_old = sql_text(gs_store_sqlite(s), "SELECT group_concat(sql, ';') FROM (SELECT"
+						       " sql FROM sqlite_master WHERE type = 'table'"
+						       " AND name NOT LIKE 'sqlite%' ORDER BY name)");
+	ck_assert_str_eq(schema_old, schema_new);
+	gs_store_close(s);
+	free(schema_new);
+	free(schema_old);
+	free(made);
+	free(want);
+	free(want7);
+	free(ok);
+	free(after);
+	free(cols);
+	free(fresh);
+	free(path);
+	rm_tmp(dir);
+}
+END_TEST
+
 GS_TEST_MAIN(test_open_creates_and_migrates, test_open_creates_parent_dirs,
 	     test_open_parent_is_a_file, test_readonly_missing_file, test_readonly_refuses_writes,
 	     test_newer_schema_refused, test_foreign_files_refused, test_sweep_reopen_and_new_ident,
 	     test_sweep_status_and_times, test_config_idempotent_and_conflict,
 	     test_views_one_column_per_param, test_views_space_follows_newest,
 	     test_views_quoting_and_collisions, test_result_interval_columns,
-	     test_migrates_schema_5)
+	     test_migrates_schema_5, test_migrates_schema_6)
