@@ -268,7 +268,9 @@ static int is_output(const struct gs_buffer *b)
 	return b->kind == GS_BUF_OUTPUT || b->kind == GS_BUF_INOUT;
 }
 
-static int reset_outputs(struct gs_measure *m)
+/* Every buffer with a pristine copy back to it: outputs and inouts to their
+ * fill, inputs undoing whatever the last configuration wrote into them. */
+static int reset_buffers(struct gs_measure *m)
 {
 	for (size_t i = 0; i < m->sp->nbuffers; i++)
 		if (m->bufs[i].pristine && m->bufs[i].bytes) {
@@ -619,7 +621,7 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 			}
 	}
 	free(cmp);
-	if (rc == 0 && (rc = reset_outputs(m)) < 0)
+	if (rc == 0 && (rc = reset_buffers(m)) < 0)
 		snprintf(err, errlen, "cannot reset the outputs: %s", ops->errmsg(m->dev));
 	if (rc < 0) {
 		if (!err[0])
@@ -981,7 +983,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	 * times it, and that is all it needs */
 	double first_ms = 0;
 	int marks = m->ops->mark && m->ops->marks_read && !m->ops->modeled;
-	if ((rc = reset_outputs(m)) < 0)
+	if ((rc = reset_buffers(m)) < 0)
 		goto launch_fail;
 	if (marks) {
 		if ((rc = m->ops->mark(m->dev, 0)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
