@@ -1,6 +1,6 @@
 # Makefile — builds gsearch and runs its tests.
 #
-#   make                 build/gsearch (libuv, SQLite, jansson and xxhash linked statically)
+#   make                 build/gsearch (libuv, SQLite, jansson, xxhash and zlib linked statically)
 #   make test            build, unit tests, CLI golden tests, bad-input table; last line
 #                        "N passed, N failed", non-zero exit status if anything failed
 #   make SAN=1 test      the same against an ASan+UBSan build in build/san/
@@ -77,7 +77,8 @@ ALL_LDFLAGS  := -pthread $(SANFLAGS) $(LDFLAGS)
 # when linking, after install-deps.sh has had its chance to install them.
 static_lib = $(shell $(CC) -print-file-name=$(1))
 STATIC_LIBS = $(call static_lib,libuv_a.a) $(call static_lib,libsqlite3.a) \
-	      $(call static_lib,libjansson.a) $(call static_lib,libxxhash.a)
+	      $(call static_lib,libjansson.a) $(call static_lib,libxxhash.a) \
+	      $(call static_lib,libz.a)
 # What those archives need from the C library; --as-needed drops the glibc
 # stubs (libdl, libpthread are part of libc since glibc 2.34).
 SYS_LIBS := -Wl,--as-needed -lm -ldl -lpthread -Wl,--no-as-needed
@@ -92,7 +93,7 @@ ALLOWED_NEEDED := libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 ld-linux-x86-64
 # --- build dependencies -------------------------------------------------------
 # Checked with $(wildcard) and one `command -v` loop, so that a set-up machine
 # pays nothing; a missing piece runs the installer before the first compile.
-DEP_HEADERS := uv.h sqlite3.h jansson.h xxhash.h check.h
+DEP_HEADERS := uv.h sqlite3.h jansson.h xxhash.h zlib.h check.h
 DEP_TOOLS   := pkg-config python3 sqlite3 gnuplot
 DEPS_MISSING := $(strip $(foreach h,$(DEP_HEADERS),$(if $(wildcard /usr/include/$(h)),,$(h))) \
 	$(shell for t in $(DEP_TOOLS); do command -v $$t >/dev/null || echo $$t; done))

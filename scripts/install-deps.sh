@@ -12,7 +12,7 @@
 # is missing.
 set -euo pipefail
 
-pkgs=(libuv1-dev libsqlite3-dev libjansson-dev libxxhash-dev check libsubunit-dev pkg-config python3 sqlite3 gnuplot-nox)
+pkgs=(libuv1-dev libsqlite3-dev libjansson-dev libxxhash-dev zlib1g-dev check libsubunit-dev pkg-config python3 sqlite3 gnuplot-nox)
 case ${1:-} in
 "") ;;
 # The runtimes (libclang-rt-14-dev on Debian 12) are only recommended by

@@ -315,14 +315,19 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 		f->higher = qcols[i].higher;
 	}
 	load_json_keys(q, sw, &cap);
-	if (sqlite3_prepare_v2(q->db, q->schema >= 7 ? "SELECT shard, baseline_json FROM sweep"
-						      " WHERE id = ?1"
-						    : "SELECT shard, NULL FROM sweep WHERE id = ?1",
+	if (sqlite3_prepare_v2(q->db, q->schema >= 8 ? "SELECT shard, baseline_json, source_format,"
+						       " source_path FROM sweep WHERE id = ?1"
+				      : q->schema >= 7 ? "SELECT shard, baseline_json, NULL, NULL"
+							 " FROM sweep WHERE id = ?1"
+						       : "SELECT shard, NULL, NULL, NULL FROM sweep"
+							 " WHERE id = ?1",
 			       -1, &s, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(s, 1, id);
 		if (sqlite3_step(s) == SQLITE_ROW) {
 			sw->shard = col_dup(s, 0);
 			sw->baseline_json = col_dup(s, 1);
+			sw->source_format = col_dup(s, 2);
+			sw->source_path = col_dup(s, 3);
 		}
 		sqlite3_finalize(s);
 	}
@@ -388,6 +393,8 @@ void gs_qsweep_release(struct gs_qsweep *sw)
 {
 	free(sw->shard);
 	free(sw->baseline_json);
+	free(sw->source_format);
+	free(sw->source_path);
 	free(sw->space);
 	free(sw->space_path);
 	free(sw->device);

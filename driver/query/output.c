@@ -338,9 +338,12 @@ void gs_qprint_para(FILE *f, const char *text)
 void gs_qprint_sweep(FILE *f, const struct gs_qsweep *sw)
 {
 	const char *when = sw->started_at ? sw->started_at : sw->created_at;
-	fprintf(f, "sweep %lld: %s on %s%s%s%s\n", (long long)sw->id, sw->space,
+	fprintf(f, "sweep %lld: %s on %s%s%s%s", (long long)sw->id, sw->space,
 		sw->device ? sw->device : "?", when ? ", " : "", when ? when : "",
 		sw->modeled ? " (times are modeled)" : "");
+	if (sw->source_path)
+		fprintf(f, " (imported from %s)", sw->source_path);
+	fputc('\n', f);
 }
 
 /* ---- values ------------------------------------------------------------------ */

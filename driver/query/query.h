@@ -80,6 +80,9 @@ struct gs_qsweep {
 	char *shard;         /* "i/N" */
 	char *baseline_json; /* schema 7 on: the space's baseline, "null": it names
 			      * none; NULL: not recorded */
+	char *source_format; /* schema 8 on: "kernel_tuner_cache" for an imported
+			      * sweep; NULL: measured by gsearch */
+	char *source_path;   /* the file it was imported from */
 	char **params;       /* declaration order */
 	size_t nparams;
 	struct gs_value *domains; /* each parameter's values, a list, in sw->arena */

@@ -273,6 +273,34 @@ static const char schema_v7[] =
 	"PRAGMA writable_schema = OFF;\n";
 #undef COMMENTS
 
+/* Schema 8: a sweep can be imported rather than measured (a Kernel Tuner
+ * cache file): it says from which file and in which format, and each result
+ * keeps what the file recorded that has no column here (its own times, its
+ * timestamp), so that exporting it again gives the file's figures back.  The
+ * comments are put where `.schema` shows them, as schema 7 does. */
+static const char schema_v8[] =
+	"PRAGMA writable_schema = RESET;\n" /* reparse what schema 7 rewrote */
+	"ALTER TABLE sweep ADD COLUMN source_format TEXT;\n"
+	"ALTER TABLE sweep ADD COLUMN source_path TEXT;\n"
+	"ALTER TABLE result ADD COLUMN source_entry TEXT;\n"
+	"PRAGMA writable_schema = ON;\n"
+	"UPDATE sqlite_master SET sql = replace(replace(sql,"
+	" '  baseline_json TEXT               -- the space',"
+	" '  baseline_json TEXT,              -- the space'),"
+	" '(before schema 7)\n, source_format TEXT, source_path TEXT)',"
+	" '(before schema 7)\n"
+	"  source_format TEXT,              -- \"kernel_tuner_cache\": imported from a file;"
+	" NULL: measured\n"
+	"  source_path TEXT                 -- the file it was imported from, as given\n"
+	")') WHERE type = 'table' AND name = 'sweep';\n"
+	"UPDATE sqlite_master SET sql = replace(sql,"
+	" '  timed_ms REAL, source_entry TEXT,                   -- timed kernel work,"
+	" warm-up included\n',"
+	" '  timed_ms REAL,                   -- timed kernel work, warm-up included\n"
+	"  source_entry TEXT,               -- imported: the file''s fields that have no column"
+	" here (JSON)\n') WHERE type = 'table' AND name = 'result';\n"
+	"PRAGMA writable_schema = OFF;\n";
+
 const char *const gs_store_migrations[] = {
 	schema_v1, /* 0 -> 1 */
 	schema_v2, /* 1 -> 2 */
@@ -281,6 +309,7 @@ const char *const gs_store_migrations[] = {
 	schema_v5, /* 4 -> 5 */
 	schema_v6, /* 5 -> 6 */
 	schema_v7, /* 6 -> 7 */
+	schema_v8, /* 7 -> 8 */
 };
 const size_t gs_store_nmigrations = GS_ARRAY_SIZE(gs_store_migrations);
 

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 7
+#define GS_STORE_SCHEMA_VERSION 8
 
 struct gs_store;
 
