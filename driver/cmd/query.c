@@ -15,7 +15,8 @@
 const char gs_help_query[] =
 	"usage: gsearch query [DB] REPORT [--sweep ID|latest] [--where EXPR] [--csv|--json]\n"
 	"         REPORT: summary | top [-n N] [--by FIELD] | pareto --min FIELD --max FIELD ...\n"
-	"                 | compare [--sweeps A,B] | sensitivity PARAM | export --csv|--json|--t4\n"
+	"                 | compare [--sweeps A,B] | sensitivity PARAM\n"
+	"                 | export --csv|--json|--t4|--kt-cache\n"
 	"\n"
 	"Reports on a store written by `gsearch run` (DB; default: the newest\n"
 	"results/*.db):\n"
@@ -33,8 +34,9 @@ const char gs_help_query[] =
 	"  sensitivity  for each value of PARAM, the best, median and worst time over\n"
 	"               the rest of the space, and the time with every other parameter\n"
 	"               at the optimum's values\n"
-	"  export       every configuration with its outcome and figures, as CSV, JSON\n"
-	"               or T4 (the auto-tuning community's results format)\n"
+	"  export       every configuration with its outcome and figures, as CSV, JSON,\n"
+	"               T4 (the auto-tuning community's results format) or a Kernel\n"
+	"               Tuner cache file (which its simulation mode replays)\n"
 	"\n"
 	"Fields are the parameters, time_ms min_ms iqr_ms reps ci_lo_ms ci_hi_ms ci_pct\n"
 	"runs warmups timed_ms registers (regs) static_smem (smem) local_bytes\n"
@@ -56,7 +58,8 @@ const char gs_help_query[] =
 	"                     for occupancy, blocks_per_sm and metrics)\n"
 	"  --min/--max FIELD  an objective of `pareto` to minimize or maximize\n"
 	"  --sweeps A,B       `compare` two sweeps of the same space\n"
-	"  --t4               `export` in T4 JSON\n"
+	"  --t4               `export` in T4 JSON (times in seconds)\n"
+	"  --kt-cache         `export` as a Kernel Tuner cache file (times in ms)\n"
 	"  -h, --help         this help\n";
 
 static const char *const reports[] = { "summary", "top",         "pareto", "compare",
@@ -115,7 +118,7 @@ static char *default_store(void)
 }
 
 enum {
-	O_SWEEP = 256, O_SWEEPS, O_WHERE, O_CSV, O_JSON, O_T4, O_PLOT, O_BY, O_ASC, O_DESC, O_MIN,
+	O_SWEEP = 256, O_SWEEPS, O_WHERE, O_CSV, O_JSON, O_T4, O_KT, O_PLOT, O_BY, O_ASC, O_DESC, O_MIN,
 	O_MAX
 };
 
@@ -130,6 +133,7 @@ static int query(int argc, char **argv, int check_only)
 		{ "csv", no_argument, NULL, O_CSV },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "t4", no_argument, NULL, O_T4 },
+		{ "kt-cache", no_argument, NULL, O_KT },
 		{ "plot", required_argument, NULL, O_PLOT },
 		{ "by", required_argument, NULL, O_BY },
 		{ "asc", no_argument, NULL, O_ASC },
@@ -140,7 +144,7 @@ static int query(int argc, char **argv, int check_only)
 	};
 	struct gs_query q = { .out = stdout, .fmt = GS_QF_TABLE };
 	long n = 10;
-	int n_given = 0, t4 = 0, order = -1, csv = 0, json = 0;
+	int n_given = 0, t4 = 0, kt = 0, order = -1, csv = 0, json = 0;
 	const char *by = NULL, *sweeps = NULL;
 	const char **obj = gs_xcalloc((size_t)argc + 1, sizeof(*obj));
 	int *max = gs_xcalloc((size_t)argc + 1, sizeof(*max));
@@ -182,6 +186,9 @@ static int query(int argc, char **argv, int check_only)
 			break;
 		case O_T4:
 			t4 = 1;
+			break;
+		case O_KT:
+			kt = 1;
 			break;
 		case O_PLOT:
 			q.plot = optarg;
@@ -238,8 +245,8 @@ static int query(int argc, char **argv, int check_only)
 			gs_usage_error("query", "unexpected argument '%s'", pos[1 + sens]);
 		goto out;
 	}
-	if (csv + json + t4 > 1) {
-		gs_usage_error("query", "give one of --csv, --json and --t4");
+	if (csv + json + t4 + kt > 1) {
+		gs_usage_error("query", "give one of --csv, --json, --t4 and --kt-cache");
 		goto out;
 	}
 	q.fmt = csv ? GS_QF_CSV : json ? GS_QF_JSON : GS_QF_TABLE;
@@ -254,6 +261,7 @@ static int query(int argc, char **argv, int check_only)
 		{ nobj > 0, "--min/--max", " pareto " },
 		{ sweeps != NULL, "--sweeps", " compare " },
 		{ t4, "--t4", " export " },
+		{ kt, "--kt-cache", " export " },
 		{ q.plot != NULL, "--plot", " top pareto sensitivity " },
 	};
 	for (size_t i = 0; i < GS_ARRAY_SIZE(fit); i++) {
@@ -269,8 +277,8 @@ static int query(int argc, char **argv, int check_only)
 		gs_usage_error("query", "pareto needs objectives: --min FIELD and/or --max FIELD");
 		goto out;
 	}
-	if (!strcmp(what, "export") && q.fmt == GS_QF_TABLE && !t4) {
-		gs_usage_error("query", "export needs --csv, --json or --t4");
+	if (!strcmp(what, "export") && q.fmt == GS_QF_TABLE && !t4 && !kt) {
+		gs_usage_error("query", "export needs --csv, --json, --t4 or --kt-cache");
 		goto out;
 	}
 	if (q.plot && gs_plot_check(q.plot) < 0) {
@@ -311,6 +319,8 @@ static int query(int argc, char **argv, int check_only)
 		rc = sweeps ? gs_query_compare_sweeps(&q, sa, sb) : gs_query_compare(&q);
 	else if (sens)
 		rc = gs_query_sensitivity(&q, pos[1], by);
+	else if (kt)
+		rc = gs_query_export_kt(&q);
 	else
 		rc = gs_query_export(&q, t4 ? GS_QX_T4 : csv ? GS_QX_CSV : GS_QX_JSON);
 	gs_query_close(&q);

@@ -233,6 +233,8 @@ int gs_query_compare_sweeps(struct gs_query *q, int64_t a, int64_t b);
 int gs_query_sensitivity(struct gs_query *q, const char *param, const char *by);
 enum gs_qexport { GS_QX_CSV, GS_QX_JSON, GS_QX_T4 };
 int gs_query_export(struct gs_query *q, enum gs_qexport how);
+/* `query export --kt-cache`: the sweep as a Kernel Tuner cache file. */
+int gs_query_export_kt(struct gs_query *q);
 /* `gsearch show`: one configuration in full; ptx_lines < 0 prints all. */
 int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines);
 
