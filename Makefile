@@ -188,6 +188,9 @@ ifneq ($(SAN),1)
 	@echo "== static linking"; \
 	if ( $(CHECK_STATIC_SH) ); then r="1 0"; else r="0 1"; fi; echo "$$r" > $(RESULTS)/static
 endif
+	@echo "== Python tools of the interoperability cases (build/pyenv, made once)"; \
+	scripts/pyenv.sh build/pyenv >/dev/null || \
+	echo "pyenv: failed; the cases that run Kernel Tuner will fail"
 	@echo "== CLI golden tests"; \
 	$(TEST_ENV) GS_RESULT=$(RESULTS)/cli tests/cli/run.sh || true
 	@echo "== bad-input table"; \

@@ -432,7 +432,7 @@ int gs_cmd_import(int argc, char **argv)
 		goto dberr;
 	sqlite3_stmt *s;
 	if (sqlite3_prepare_v2(dbh, "UPDATE sweep SET source_format = 'kernel_tuner_cache',"
-				    " source_path = ?2, status = 'done', started_at = coalesce("
+				    " source_path = ?2, host = NULL, status = 'done', started_at = coalesce("
 				    "started_at, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
 				    " finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 				    " WHERE id = ?1", -1, &s, NULL))

@@ -138,9 +138,12 @@ static int entry(struct gs_ktcache *c, const char *path, const char *key, json_t
 	}
 	json_t *t = json_object_get(o, "time");
 	if (!json_is_number(t)) {
-		gs_buf_printf(err, "%s: cache entry \"%s\": 'time' is %s, not a time in ms or one of "
-				   "InvalidConfig, CompilationFailedConfig, RuntimeFailedConfig",
-			      path, key, t ? "something else" : "missing");
+		char *v = t ? json_dumps(t, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+		gs_buf_printf(err, "%s: cache entry \"%s\": 'time' is %s%.40s%s, not a time in ms nor "
+				   "InvalidConfig, CompilationFailedConfig or RuntimeFailedConfig",
+			      path, key, v ? "" : "missing", v ? v : "",
+			      v && strlen(v) > 40 ? "..." : "");
+		free(v);
 		return -1;
 	}
 	e->status = "ok";
