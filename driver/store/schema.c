@@ -279,7 +279,6 @@ static const char schema_v7[] =
  * timestamp), so that exporting it again gives the file's figures back.  The
  * comments are put where `.schema` shows them, as schema 7 does. */
 static const char schema_v8[] =
-	"PRAGMA writable_schema = RESET;\n" /* reparse what schema 7 rewrote */
 	"ALTER TABLE sweep ADD COLUMN source_format TEXT;\n"
 	"ALTER TABLE sweep ADD COLUMN source_path TEXT;\n"
 	"ALTER TABLE result ADD COLUMN source_entry TEXT;\n"

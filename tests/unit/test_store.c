@@ -593,7 +593,8 @@ START_TEST(test_migrates_schema_5)
 		{ "sweep", "restart_s" }, { "sweep", "timed_s" },
 		{ "sweep_part", "compile_threads" }, { "sweep_part", "worker_restarts" },
 		{ "sweep_part", "restart_s" }, { "sweep_part", "timed_s" },
-		{ "sweep", "baseline_json" },
+		{ "sweep", "baseline_json" }, { "sweep", "source_format" }, { "sweep", "source_path" },
+		{ "result", "source_entry" },
 	};
 	sql_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul");
 	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++) {
@@ -671,14 +672,19 @@ START_TEST(test_migrates_schema_6)
 
 	struct gs_store *s = open_ok(path, 0);
 	db = gs_store_sqlite(s);
-	ck_assert_int_eq(gs_store_schema_version(s), 7);
-	/* the columns of schema 6, and sweep.baseline_json after the others */
+	ck_assert_int_eq(gs_store_schema_version(s), GS_STORE_SCHEMA_VERSION);
+	/* the columns of schema 6, sweep.baseline_json after the others, and
+	 * schema 8's columns of imported sweeps */
 	char *after = table_columns(db);
 	char *want = gs_xstrdup(cols);
 	char *sweep_end = strstr(want, ";sweep_part.");
 	ck_assert_ptr_nonnull(sweep_end);
 	*sweep_end = '\0';
-	char *want7 = gs_xasprintf("%s;sweep.baseline_json TEXT 0  0%s", want,
+	char *conflict = strstr(want, ";result_conflict.");
+	ck_assert_ptr_nonnull(conflict);
+	char *want7 = gs_xasprintf("%.*s;result.source_entry TEXT 0  0%s;sweep.baseline_json TEXT 0"
+				   "  0;sweep.source_format TEXT 0  0;sweep.source_path TEXT 0  0%s",
+				   (int)(conflict - want), want, conflict,
 				   strstr(cols, ";sweep_part."));
 	ck_assert_str_eq(after, want7);
 	ck_assert_int_eq(sql_int(db, "SELECT baseline_json IS NULL FROM sweep WHERE id = 1"), 1);
@@ -690,10 +696,12 @@ START_TEST(test_migrates_schema_6)
 		{ "variant", "%\n  entries TEXT % -- JSON list of lowered kernel names\n)" },
 		{ "sweep", "%\n  compile_threads INTEGER, % -- the most any run compiled with\n%" },
 		{ "sweep", "%\n  timed_s REAL, % -- timed kernel work the results report\n"
-			   "  baseline_json TEXT % -- the space's baseline %\n)" },
+			   "  baseline_json TEXT,% -- the space's baseline %\n"
+			   "  source_path TEXT % -- the file it was imported from, as given\n)" },
 		{ "result", "%\n  modeled INTEGER NOT NULL DEFAULT 0, -- 1: time_ms is modeled\n%" },
 		{ "result", "%\n  ci_lo_ms REAL, % -- the median's 95\\% interval, low end\n%" },
-		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n  PRIMARY%" },
+		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n"
+			    "  source_entry TEXT, % -- imported: %\n  PRIMARY%" },
 		{ "result_conflict", "%\n  modeled INTEGER,\n  ci_lo_ms REAL,\n%" },
 		{ "sweep_part", "%\n  source TEXT, % -- the database merged from, as given; NULL: this"
 				" one\n  compile_threads INTEGER,%" },
