@@ -14,7 +14,8 @@
 set -euo pipefail
 
 dir=${1:-build/pyenv}
-pkgs=(kernel_tuner jsonschema autotuning-methodology)
+# pinned: the tests compare against what these versions read and write
+pkgs=(kernel_tuner==1.5.0 jsonschema==4.26.0 autotuning-methodology==1.1.0)
 stamp=$dir/.gsearch-pyenv
 want="${pkgs[*]}"
 
