@@ -17,7 +17,11 @@ results/ copied, the rest linked, build/gsearch the binary under test, gsearch o
 its blocks run in order, and the working directory and exported variables carry over
 from one command to the next.
 
-usage: docrun.py [FILE.md...]      (default: README.md docs/*.md)
+Every relative link of a file must name a file of the repository, and its #anchor a
+heading of that file.
+
+usage: docrun.py [FILE.md...]      (default: README.md docs/*.md spaces/README.md
+                                    results/README.md tests/README.md)
 environment: GSEARCH (the binary, default build/gsearch), DOCS_UPDATE=1 (rewrite the
 expected output of console commands that differ), GS_RESULT (receives "passed failed"),
 DOCS_TIMEOUT (seconds per command, default 120).
@@ -37,6 +41,8 @@ ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "120"))
 UPDATE = os.environ.get("DOCS_UPDATE", "0") not in ("", "0")
 ELLIPSIS = "..."
+# README.md, then docs/*.md, then these (whose links are checked too).
+DEFAULT_FILES = ("README.md", "spaces/README.md", "results/README.md", "tests/README.md")
 # Copied into each workspace because commands write there; the rest is linked.
 COPIED = ("spaces", "kernels", "results")
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
@@ -328,9 +334,60 @@ def rel(path):
     return os.path.relpath(path, ROOT)
 
 
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def slug(heading):
+    """The anchor GitHub gives a heading."""
+    h = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return h.replace(" ", "-")
+
+
+def anchors(path):
+    out, fenced = set(), False
+    with open(path) as f:
+        for line in f:
+            if FENCE.match(line):
+                fenced = not fenced
+            elif not fenced and line.startswith("#"):
+                out.add(slug(line.lstrip("#")))
+    return out
+
+
+def check_links(path, text_lines):
+    """Every relative link names a file of the repository, and its #anchor a heading."""
+    bad, fenced = [], False
+    for n, line in enumerate(text_lines, 1):
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        for m in LINK.finditer(re.sub(r"`[^`]*`", "", line)):
+            target = m.group(1)
+            if re.match(r"^[a-z]+:", target):
+                continue
+            file, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file)) if file else path
+            if not os.path.exists(dest):
+                bad.append(f"line {n}: {target}: no such file")
+            elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
+                bad.append(f"line {n}: {target}: no such heading")
+    return bad
+
+
 def run_file(path, gsearch, stats):
     with open(path) as f:
         text_lines = f.read().split("\n")
+    bad = check_links(path, text_lines)
+    if bad:
+        print(f"FAIL    {rel(path)}: links")
+        for b in bad:
+            print(indent(b))
+        stats[1] += 1
+    else:
+        print(f"ok      {rel(path)}: links")
+        stats[0] += 1
     blocks = parse_blocks(path, text_lines)
     runnable = [b for b in blocks if b.lang in ("console", "sh") or "file" in b.attrs]
     if not any(b.lang in ("console", "sh") for b in runnable):
@@ -415,7 +472,9 @@ def main(argv):
     gsearch = os.environ.get("GSEARCH", os.path.join(ROOT, "build", "gsearch"))
     if not os.path.isabs(gsearch):
         gsearch = os.path.join(ROOT, gsearch)
-    files = argv[1:] or [os.path.join(ROOT, "README.md")] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    files = argv[1:] or [os.path.join(ROOT, f) for f in DEFAULT_FILES[:1]] + \
+        sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))) + \
+        [os.path.join(ROOT, f) for f in DEFAULT_FILES[1:]]
     stats = [0, 0, 0]
     if not os.access(gsearch, os.X_OK):
         print(f"docs: FAIL: no executable {gsearch}")
