@@ -12,8 +12,8 @@ drift from the program.  The convention is described in tests/README.md
   dry                   (console, sh) the commands are checked, not run: they need a
                         GPU or Slurm, take long, or are `make test` itself
 
-Each file runs in a fresh directory that looks like a checkout (spaces/, kernels/ and
-results/ copied, the rest linked, build/gsearch the binary under test, gsearch on PATH);
+Each file runs in a fresh directory that looks like a fresh clone (the tracked files of
+spaces/, kernels/ and results/ copied, the rest linked, build/gsearch the binary under test, gsearch on PATH);
 its blocks run in order, and the working directory and exported variables carry over
 from one command to the next.
 
@@ -225,7 +225,7 @@ class Workspace:
                 continue
             src, dst = os.path.join(ROOT, name), os.path.join(self.dir, name)
             if name in COPIED and os.path.isdir(src):
-                shutil.copytree(src, dst, symlinks=True)
+                self.copy_tracked(name, src, dst)
             else:
                 os.symlink(src, dst)
         os.makedirs(os.path.join(self.dir, "build"))
@@ -239,6 +239,22 @@ class Workspace:
         with open(self.envfile, "w") as f:
             f.write(f"export PATH={shlex.quote(self.bin + ':' + os.environ['PATH'])}\n")
             f.write(f"export HOME={shlex.quote(self.dir)}\n")
+
+    @staticmethod
+    def copy_tracked(name, src, dst):
+        """Only what a fresh clone has: a store left in results/ by an earlier sweep
+        would change what the commands print."""
+        p = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--", name],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        files = [f for f in p.stdout.decode().split("\0") if f] if p.returncode == 0 else []
+        if not files:
+            shutil.copytree(src, dst, symlinks=True)
+            return
+        top = os.path.dirname(dst)
+        for f in files:
+            if os.path.lexists(os.path.join(ROOT, f)):
+                os.makedirs(os.path.dirname(os.path.join(top, f)), exist_ok=True)
+                shutil.copy2(os.path.join(ROOT, f), os.path.join(top, f), follow_symlinks=False)
 
     # The command runs in a child shell; what it leaves (cwd, exports) is saved
     # for the next.  stdbuf keeps stdout and stderr in the order written.
