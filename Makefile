@@ -1,10 +1,13 @@
 # Makefile — builds gsearch and runs its tests.
 #
 #   make                 build/gsearch (libuv, SQLite, jansson, xxhash and zlib linked statically)
-#   make test            build, unit tests, CLI golden tests, bad-input table; last line
+#   make test            build, unit tests, CLI golden tests, bad-input table, emulated
+#                        sweeps, Slurm, the documentation's commands; last line
 #                        "N passed, N failed", non-zero exit status if anything failed
 #   make SAN=1 test      the same against an ASan+UBSan build in build/san/
 #   GOLDEN_UPDATE=1 make test    rewrite the expected output of the golden cases
+#   make test-docs       only the documentation's commands (tests/docs/run.sh);
+#                        DOCS_UPDATE=1 rewrites the outputs the documentation shows
 #   make check-static    verify build/gsearch needs no shared library beyond libc/libm/libdl/libpthread
 #   make fuzz            libFuzzer on the space language, the T1 importer and the
 #                        option values of run and query, FUZZ_SECONDS (60) each;
@@ -98,7 +101,7 @@ DEP_TOOLS   := pkg-config python3 sqlite3 gnuplot
 DEPS_MISSING := $(strip $(foreach h,$(DEP_HEADERS),$(if $(wildcard /usr/include/$(h)),,$(h))) \
 	$(shell for t in $(DEP_TOOLS); do command -v $$t >/dev/null || echo $$t; done))
 
-.PHONY: all sweep deps test unit check-static fuzz fuzz-deps clean FORCE
+.PHONY: all sweep deps test unit test-docs check-static fuzz fuzz-deps clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -173,7 +176,7 @@ endif
 # no result (its runner broke) counts as one failure.  The parts run in order
 # even when an earlier one fails.
 RESULTS := $(B)/test-results
-TEST_PARTS := unit $(if $(filter 1,$(SAN)),,static) cli bad emu slurm
+TEST_PARTS := unit $(if $(filter 1,$(SAN)),,static) cli bad emu slurm docs
 TEST_ENV := GSEARCH=$(CURDIR)/$(BIN) \
 	CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30} \
 	$(if $(filter 1,$(SAN)),CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3}) \
@@ -199,6 +202,8 @@ endif
 	$(TEST_ENV) GS_RESULT=$(RESULTS)/emu tests/emu/sweeps.sh $(BIN) || true
 	@echo "== a sweep as a Slurm job array, merged"; \
 	$(TEST_ENV) GS_RESULT=$(RESULTS)/slurm tests/slurm/run.sh || true
+	@echo "== every command the documentation shows"; \
+	$(TEST_ENV) GS_RESULT=$(RESULTS)/docs tests/docs/run.sh || true
 	@p=0; f=0; for part in $(TEST_PARTS); do \
 		if read a b 2>/dev/null < $(RESULTS)/$$part && [ -n "$$b" ]; then \
 			p=$$((p + a)); f=$$((f + b)); \
@@ -207,6 +212,10 @@ endif
 		fi; \
 	done; \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# The documentation's commands alone (a part of `make test` too).
+test-docs: $(BIN)
+	@$(TEST_ENV) tests/docs/run.sh
 
 # --- fuzz -------------------------------------------------------------------------
 # clang with libFuzzer, ASan and UBSan; every driver object is rebuilt by clang
