@@ -17,9 +17,11 @@
  *     Type missing or unknown; numbers given as strings in sizes, scalars
  *     and defaults;
  *   - Conditions as objects with or without "Parameters", or bare strings;
- *   - GlobalSize in blocks ("CUDA", the default for CUDA) or in threads
- *     ("OpenCL", divided by the block size, rounding up), or ProblemSize with
- *     Kernel Tuner's GridDivX/Y/Z;
+ *   - the grid from ProblemSize and GridDivX/Y/Z as Kernel Tuner computes
+ *     it, or from GlobalSize in blocks ("CUDA", the default for CUDA) or in
+ *     threads ("OpenCL", divided by the block size, rounding up); a file
+ *     that gives both launches Kernel Tuner's unless told otherwise, and the
+ *     other goes to the caller, to be compared;
  *   - BenchmarkConfig constants (top level or inside KernelSpecification)
  *     and ProblemSize become problems;
  *   - Budget as an object or an array, sections for other tools (Search,
@@ -1660,7 +1662,7 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 	static const char *const bsz[] = { "block_size_x", "block_size_y", "block_size_z" };
 	struct t1_dims local = { { NULL }, 0 }, global = { { NULL }, 0 };
 	json_t *ls;
-	get(t, ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls, &key);
+	int ls_bad = get(t, ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls, &key) < 0;
 	int have_local = 0;
 	if (ls) {
 		push_key(t, key);
@@ -1672,7 +1674,7 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 			have_local = 1;
 		}
 		pop(t);
-	} else if (kn) {
+	} else if (kn && !ls_bad) {
 		/* what Kernel Tuner launches: the parameters block_size_x, _y, _z,
 		 * 256, 1 and 1 where there is no such parameter */
 		static const char *const dflt[] = { "256", "1", "1" };
