@@ -18,6 +18,7 @@ const char gs_help_check[] =
 	"options:\n"
 	"  --set NAME=VALUE  override a problem constant (repeatable)\n"
 	"  --emu             use the problems' emulator sizes\n"
+	GS_HELP_T1_GRID
 	"  -h, --help        this help\n";
 
 /* The expression's text as written, shortened for a table. */
@@ -152,7 +153,8 @@ int gs_cmd_check(int argc, char **argv)
 	if (gs_wants_help("check", argc, argv))
 		return GS_EXIT_OK;
 	struct gs_space_args a;
-	static const struct option opts[] = { GS_OPT_SET, GS_OPT_EMU, { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = { GS_OPT_SET, GS_OPT_EMU, GS_OPT_T1_GRID,
+					      { NULL, 0, NULL, 0 } };
 	int c;
 	gs_space_args_init(&a, argc);
 	opterr = 0;
@@ -231,6 +233,7 @@ int gs_cmd_check(int argc, char **argv)
 			}
 			gs_buf_release(&b);
 		}
+		gs_check_geometry(sp, cnt.limit_valid, &d);
 		/* an invalid baseline is an error: `run` refuses it, since a
 		 * sweep could not compare it with anything */
 		if (base_ok <= 0)

@@ -57,12 +57,19 @@ struct gs_space_args {
 	int emu;
 	uint64_t shard_i, shard_n;
 	int shard_given;
+	enum gs_t1_grid t1_grid;
 };
 /* The options every command that reads a space takes (--shard only where
  * the command lists it), for getopt_long tables. */
 #define GS_OPT_SET { "set", required_argument, NULL, 's' }
 #define GS_OPT_EMU { "emu", no_argument, NULL, 'e' }
 #define GS_OPT_SHARD { "shard", required_argument, NULL, 'S' }
+#define GS_OPT_T1_GRID { "t1-grid", required_argument, NULL, 'G' }
+/* Its line in a command's help. */
+#define GS_HELP_T1_GRID                                                                           \
+	"  --t1-grid FROM    the grid of a T1 file that gives two: problem (ProblemSize\n"          \
+	"                    and GridDiv, as Kernel Tuner computes it; the default) or\n"        \
+	"                    global (GlobalSize)\n"
 void gs_space_args_init(struct gs_space_args *a, int argc);
 void gs_space_args_release(struct gs_space_args *a);
 /* 1: `c` was one of the shared options and is handled; 0: it was not;
@@ -90,6 +97,13 @@ int gs_parse_shard(const char *s, uint64_t *i, uint64_t *n);
  * and _COUNT when set: the task's rank in the array, of COUNT.  0, or -1
  * after printing why the variables make no shard. */
 int gs_shard_from_env(struct gs_space_args *a);
+/* `check`'s geometry (geometry.c): one line per launch and reference of the
+ * baseline, else of the first valid configuration -- "launch NAME grid
+ * X,Y,Z block X,Y,Z shared BYTES" -- and, for a T1 file with two grids, a
+ * warning in d at the first configuration where they differ. */
+struct gs_space;
+void gs_check_geometry(const struct gs_space *sp, int baseline_valid, struct gs_diag *d);
+
 /* Load and check; prints diagnostics.  NULL (after printing) on errors. */
 struct gs_space *gs_load_space_or_report(const struct gs_space_args *a);
 

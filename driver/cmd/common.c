@@ -82,7 +82,8 @@ int gs_shard_from_env(struct gs_space_args *a)
 struct gs_space *gs_load_space_or_report(const struct gs_space_args *a)
 {
 	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_space_opts o = { .sets = a->sets, .nsets = a->nsets, .emu = a->emu };
+	struct gs_space_opts o = { .sets = a->sets, .nsets = a->nsets, .emu = a->emu,
+				   .t1_grid = a->t1_grid };
 	struct gs_space *sp = gs_space_load(a->path, &o, &d);
 	gs_diag_print(&d, stderr);
 	int bad = d.errors != 0;
@@ -115,6 +116,16 @@ int gs_space_args_option(struct gs_space_args *a, const char *cmd, int c, const 
 		return 1;
 	case 'e':
 		a->emu = 1;
+		return 1;
+	case 'G':
+		if (!strcmp(arg, "problem")) {
+			a->t1_grid = GS_T1_GRID_PROBLEM;
+		} else if (!strcmp(arg, "global")) {
+			a->t1_grid = GS_T1_GRID_GLOBAL;
+		} else {
+			gs_usage_error(cmd, "--t1-grid takes problem or global, not '%s'", arg);
+			return -1;
+		}
 		return 1;
 	case 'S':
 		if (!gs_parse_shard(arg, &a->shard_i, &a->shard_n)) {

@@ -28,6 +28,7 @@ const char gs_help_compile[] =
 	"  --log             print NVRTC's log\n"
 	"  --set NAME=VALUE  override a problem constant (repeatable)\n"
 	"  --emu             use the problems' emulator sizes\n"
+	GS_HELP_T1_GRID
 	"  -h, --help        this help\n";
 
 /* Set env's parameters from "A=1, B=2"; 0 or -1 after recording errors. */
@@ -128,7 +129,7 @@ int gs_cmd_compile(int argc, char **argv)
 	long long index = -1;
 	int ptx = 0, log = 0;
 	static const struct option opts[] = {
-		GS_OPT_SET, GS_OPT_EMU,
+		GS_OPT_SET, GS_OPT_EMU, GS_OPT_T1_GRID,
 		{ "index", required_argument, NULL, 'i' }, { "config", required_argument, NULL, 'c' },
 		{ "arch", required_argument, NULL, 'a' },  { "ptx", no_argument, NULL, 'p' },
 		{ "log", no_argument, NULL, 'l' },         { NULL, 0, NULL, 0 },

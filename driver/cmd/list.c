@@ -22,6 +22,7 @@ const char gs_help_list[] =
 	"                    default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT\n"
 	"  --set NAME=VALUE  override a problem constant (repeatable)\n"
 	"  --emu             use the problems' emulator sizes\n"
+	GS_HELP_T1_GRID
 	"  -h, --help        this help\n";
 
 /* The text of a parameter's last value: in enumeration order only the last
@@ -76,7 +77,7 @@ int gs_cmd_list(int argc, char **argv)
 	int csv = 0;
 	uint64_t limit = UINT64_MAX;
 	static const struct option opts[] = {
-		GS_OPT_SET, GS_OPT_EMU, GS_OPT_SHARD, { "csv", no_argument, NULL, 'c' },
+		GS_OPT_SET, GS_OPT_EMU, GS_OPT_SHARD, GS_OPT_T1_GRID, { "csv", no_argument, NULL, 'c' },
 		{ "limit", required_argument, NULL, 'l' }, { NULL, 0, NULL, 0 },
 	};
 	int c;

@@ -65,6 +65,7 @@ const char gs_help_run[] =
 	"                    SLURM_ARRAY_TASK_COUNT when set\n"
 	"  --set NAME=VALUE  override a problem constant (repeatable)\n"
 	"  --emu             use the problems' emulator sizes (implied by emu devices)\n"
+	GS_HELP_T1_GRID
 	"  -h, --help        this help\n";
 
 static int store_fail(struct gs_store *st, const char *what)
@@ -99,7 +100,7 @@ static int number_in(const char *text, double lo, double hi, double *out)
 static int parse_options(int argc, char **argv, struct gs_space_args *a, struct run_opts *o)
 {
 	static const struct option opts[] = {
-		GS_OPT_SET, GS_OPT_EMU, GS_OPT_SHARD,
+		GS_OPT_SET, GS_OPT_EMU, GS_OPT_SHARD, GS_OPT_T1_GRID,
 		{ "dry-run", no_argument, NULL, 'n' },     { "db", required_argument, NULL, 'd' },
 		{ "device", required_argument, NULL, 'D' }, { "compile-only", no_argument, NULL, 'c' },
 		{ "jobs", required_argument, NULL, 'j' },  { "arch", required_argument, NULL, 'a' },
@@ -543,6 +544,9 @@ int gs_cmd_run(int argc, char **argv)
 	if (o.timeout_s > 0 && o.timeout_s != sp->timeout)
 		gs_buf_printf(&options_b, "%s\"timeout\":%.17g", options_b.len > 1 ? "," : "",
 			      o.timeout_s);
+	/* the other grid of a T1 file launches other kernels */
+	if (sp->t1_other_grid.n && a.t1_grid == GS_T1_GRID_GLOBAL)
+		gs_buf_printf(&options_b, "%s\"t1_grid\":\"global\"", options_b.len > 1 ? "," : "");
 	if (o.stop.max_time_s != gs_stop_default.max_time_s)
 		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
 			      o.stop.max_time_s);
@@ -661,6 +665,7 @@ int gs_cmd_run(int argc, char **argv)
 			.sets = a.sets,
 			.nsets = a.nsets,
 			.emu = a.emu,
+			.t1_grid = a.t1_grid,
 			.arch = arch,
 			.jobs = jobs,
 			.shard_i = a.shard_i,

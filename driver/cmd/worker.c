@@ -97,6 +97,19 @@ static int timing_from_json(const char *text, struct gs_stop_policy *p, char **c
 	return 0;
 }
 
+/* Which grid of a T1 file the supervisor launched (in the timing options,
+ * which are JSON and so take a new key without a new protocol). */
+static enum gs_t1_grid t1_grid_from_json(const char *text)
+{
+	json_t *o = json_loads(text, 0, NULL);
+	json_t *v = json_object_get(o, "t1_grid");
+	enum gs_t1_grid g = json_is_string(v) && !strcmp(json_string_value(v), "global")
+				    ? GS_T1_GRID_GLOBAL
+				    : GS_T1_GRID_PROBLEM;
+	json_decref(o);
+	return g;
+}
+
 static char *result_json(const struct gs_result *r)
 {
 	json_t *o = json_object();
@@ -197,7 +210,7 @@ int gs_cmd_worker(int argc, char **argv)
 		send2("fatal", msg);
 		return GS_EXIT_ERRORS;
 	}
-	struct gs_space_opts so = { .emu = atoi(f.s[3]) };
+	struct gs_space_opts so = { .emu = atoi(f.s[3]), .t1_grid = t1_grid_from_json(f.s[8]) };
 	uint32_t ns = (uint32_t)strtoul(f.s[9], NULL, 10);
 	if (f.n < 10 + ns) {
 		send2("fatal", "truncated setup");

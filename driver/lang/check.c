@@ -970,6 +970,21 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	compile_tmpl(&ck, sp->kernel_tmpl, all, "a kernel name");
 	compile_geom(&ck, &sp->block, all, "a block size", NULL);
 	compile_geom(&ck, &sp->grid, all, "a grid size", NULL);
+	if (sp->t1_other_grid.n) {
+		/* only compared, never launched: its errors are no errors of
+		 * the space, and without it there is nothing to compare */
+		struct gs_diag quiet = GS_DIAG_INIT;
+		ck.d = &quiet;
+		compile_geom(&ck, &sp->t1_other_grid, all, "a grid size", NULL);
+		ck.d = d;
+		for (int i = 0; quiet.n && i < sp->t1_other_grid.n; i++) {
+			gs_code_free(sp->t1_other_grid.c[i]);
+			sp->t1_other_grid.c[i] = NULL;
+		}
+		if (quiet.n)
+			sp->t1_other_grid.n = 0;
+		gs_diag_release(&quiet);
+	}
 	if (sp->shared)
 		sp->shared_c = compile(&ck, sp->shared, all, "a shared memory size");
 

@@ -23,10 +23,18 @@ struct gs_file_text {
 	size_t len;
 };
 
+/* A T1 file may give its grid twice: as GlobalSize, and as Kernel Tuner
+ * computes it from ProblemSize and GridDivX/Y/Z.  Which one is launched. */
+enum gs_t1_grid {
+	GS_T1_GRID_PROBLEM, /* ProblemSize / GridDiv, as Kernel Tuner does: the default */
+	GS_T1_GRID_GLOBAL,  /* GlobalSize (with GlobalSizeType) */
+};
+
 struct gs_space_opts {
 	const char *const *sets; /* "NAME=EXPR" overrides of problem constants */
 	size_t nsets;
 	int emu; /* use the problems' emulator values */
+	enum gs_t1_grid t1_grid;
 	/* when files is not NULL, kernel files come from it and never from
 	 * the disk; one it lacks is an error */
 	const struct gs_file_text *files;
@@ -39,9 +47,23 @@ struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opt
 				struct gs_diag *d);
 void gs_space_free(struct gs_space *sp);
 
+/* What a translation says about the grid beyond the text: when the file
+ * gives it both ways, the one not launched, for `check` to compare. */
+struct gs_t1_grid_info {
+	enum gs_t1_grid used; /* where the `grid` statement comes from */
+	char *other[3];       /* the other grid per dimension, as expression text
+			       * (owned: gs_t1_grid_info_release); NULL: none */
+	int nother;           /* its dimensions; 0 when the file gives one grid */
+	struct gs_loc global_loc, problem_loc; /* the GlobalSize and ProblemSize keys */
+};
+void gs_t1_grid_info_release(struct gs_t1_grid_info *g);
+
 /* T1 JSON (the auto-tuning community's input format) translated into space
- * language text, appended to `out`.  Errors and notes about what cannot be
- * mapped are recorded in `d` against `json`.  Returns 0, or -1 on errors. */
-int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_diag *d);
+ * language text, appended to `out`, launching the grid `grid` picks where
+ * the file gives two.  Errors and notes about what cannot be mapped are
+ * recorded in `d` against `json`.  `info` (or NULL) gets the other grid.
+ * Returns 0, or -1 on errors. */
+int gs_t1_to_space(const struct gs_source *json, enum gs_t1_grid grid, struct gs_buf *out,
+		   struct gs_t1_grid_info *info, struct gs_diag *d);
 
 #endif

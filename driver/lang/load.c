@@ -44,6 +44,46 @@ static void check_reserved(const struct gs_space *sp, struct gs_diag *d)
 				      sp->metrics[i].name);
 }
 
+static void add_extra(struct gs_space *sp, struct gs_source *s)
+{
+	gs_grow(&sp->extra, &(size_t){ sp->nextra }, sp->nextra + 1, sizeof(*sp->extra));
+	sp->extra[sp->nextra++] = s;
+}
+
+/* The grid a T1 file gives besides the one launched, parsed into
+ * sp->t1_other_grid (the checker compiles it).  Its text comes from the
+ * same fields as a grid statement would, so it parses; should it not, there
+ * is nothing to compare and nothing to report. */
+static void other_grid(struct gs_space *sp, const struct gs_source *json,
+		       const struct gs_t1_grid_info *gi)
+{
+	sp->t1_grid_used = gi->used;
+	sp->t1_global_loc = gi->global_loc;
+	sp->t1_problem_loc = gi->problem_loc;
+	if (!gi->nother)
+		return;
+	struct gs_buf b = GS_BUF_INIT;
+	size_t start[3], end[3];
+	for (int i = 0; i < gi->nother; i++) {
+		start[i] = b.len;
+		gs_buf_puts(&b, gi->other[i]);
+		end[i] = b.len;
+		gs_buf_putc(&b, '\n');
+	}
+	char *name = gs_xasprintf("%s (%s)", json->name,
+				  gi->used == GS_T1_GRID_GLOBAL ? "ProblemSize / GridDiv" : "GlobalSize");
+	struct gs_source *s = gs_source_new(name, gs_buf_str(&b), b.len);
+	free(name);
+	gs_buf_release(&b);
+	add_extra(sp, s);
+	struct gs_diag quiet = GS_DIAG_INIT;
+	struct gs_geom *g = &sp->t1_other_grid;
+	for (int i = 0; i < gi->nother; i++)
+		g->e[i] = gs_parse_expr_range(&sp->arena, s, start[i], end[i], &quiet);
+	g->n = quiet.errors ? 0 : gi->nother;
+	gs_diag_release(&quiet);
+}
+
 struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opts *o,
 				struct gs_diag *d)
 {
@@ -63,8 +103,10 @@ struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opt
 		/* T1: translate to the space language and parse that, so both
 		 * formats share one checker and one evaluator */
 		struct gs_buf text = GS_BUF_INIT;
+		struct gs_t1_grid_info gi;
 		sp->is_t1 = 1;
-		if (gs_t1_to_space(src, &text, d) < 0) {
+		if (gs_t1_to_space(src, o ? o->t1_grid : GS_T1_GRID_PROBLEM, &text, &gi, d) < 0) {
+			gs_t1_grid_info_release(&gi);
 			gs_buf_release(&text);
 			return sp;
 		}
@@ -72,9 +114,10 @@ struct gs_space *gs_space_parse(struct gs_source *src, const struct gs_space_opt
 		struct gs_source *t = gs_source_new(name, gs_buf_str(&text), text.len);
 		free(name);
 		gs_buf_release(&text);
-		gs_grow(&sp->extra, &(size_t){ sp->nextra }, sp->nextra + 1, sizeof(*sp->extra));
-		sp->extra[sp->nextra++] = t;
+		add_extra(sp, t);
 		sp->src = t;
+		other_grid(sp, src, &gi);
+		gs_t1_grid_info_release(&gi);
 	}
 	unsigned before = d->errors;
 	gs_parse_space(sp, d);
@@ -175,6 +218,7 @@ void gs_space_free(struct gs_space *sp)
 	for (int i = 0; i < 3; i++) {
 		free_code(sp->block.c[i]);
 		free_code(sp->grid.c[i]);
+		free_code(sp->t1_other_grid.c[i]);
 	}
 	free_code(sp->shared_c);
 	free_tmpl(sp->kernel_tmpl);

@@ -17,9 +17,11 @@
  *     Type missing or unknown; numbers given as strings in sizes, scalars
  *     and defaults;
  *   - Conditions as objects with or without "Parameters", or bare strings;
- *   - GlobalSize in blocks ("CUDA", the default for CUDA) or in threads
- *     ("OpenCL", divided by the block size, rounding up), or ProblemSize with
- *     Kernel Tuner's GridDivX/Y/Z;
+ *   - the grid from ProblemSize and GridDivX/Y/Z as Kernel Tuner computes
+ *     it, or from GlobalSize in blocks ("CUDA", the default for CUDA) or in
+ *     threads ("OpenCL", divided by the block size, rounding up); a file
+ *     that gives both launches Kernel Tuner's unless told otherwise, and the
+ *     other goes to the caller, to be compared;
  *   - BenchmarkConfig constants (top level or inside KernelSpecification)
  *     and ProblemSize become problems;
  *   - Budget as an object or an array, sections for other tools (Search,
@@ -33,6 +35,7 @@
  * language's are. */
 #include "lang/lang.h"
 #include "query/qcols.h"
+#include "space/space.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -63,6 +66,8 @@ struct t1 {
 	char **names; /* problems and buffers: every other name defined (owned) */
 	size_t nnames, capnames;
 	struct gs_buf pathbuf; /* path_str's result */
+	enum gs_t1_grid grid;  /* the grid launched when the file gives two */
+	struct gs_t1_grid_info *info; /* or NULL */
 };
 
 /* ---- paths and locations ---- */
@@ -450,6 +455,40 @@ static int is_param(const struct t1 *t, const char *s)
 static int name_taken(const struct t1 *t, const char *s)
 {
 	return is_param(t, s) || in_list((const char *const *)t->names, t->nnames, s);
+}
+
+/* Does expression text e name a parameter (outside strings and attributes)? */
+static int mentions_param(const struct t1 *t, const char *e)
+{
+	char quote = 0;
+	for (const char *p = e; *p;) {
+		if (quote) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == quote)
+				quote = 0;
+			p++;
+		} else if (*p == '\'' || *p == '"') {
+			quote = *p++;
+		} else if (isalpha((unsigned char)*p) || *p == '_') {
+			const char *s = p;
+			while (isalnum((unsigned char)*p) || *p == '_')
+				p++;
+			if (s > e && s[-1] == '.')
+				continue;
+			char *word = gs_xstrndup(s, (size_t)(p - s));
+			int hit = is_param(t, word);
+			free(word);
+			if (hit)
+				return 1;
+		} else if (isdigit((unsigned char)*p)) {
+			while (isalnum((unsigned char)*p) || *p == '.' || *p == '_')
+				p++;
+		} else {
+			p++;
+		}
+	}
+	return 0;
 }
 
 static void add_name(struct t1 *t, const char *s)
@@ -1329,9 +1368,30 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 	const char *name = json_string_value(nm);
 	if (!type) {
 		push_key(t, key);
-		warn_at(t, LOC_VALUE, "t1: cannot map argument type '%s'", json_string_value(ty));
+		warn_at(t, LOC_VALUE, "t1: cannot map %s '%s'", path_str(t), json_string_value(ty));
 		pop(t);
 		return -1;
+	}
+	const char *tskey;
+	json_t *ts = member(a, "TypeSize", NULL, &tskey);
+	double tsv;
+	unsigned esize = gs_btype_size(gs_btype_lookup(type->space)) * (unsigned)type->lanes;
+	if ((json_is_number(ts) || (json_is_string(ts) && numeric_string(json_string_value(ts), NULL))) &&
+	    (tsv = json_is_number(ts) ? json_number_value(ts) : strtod(json_string_value(ts), NULL)) !=
+		    (double)esize) {
+		push_key(t, tskey);
+		warn_at(t, LOC_VALUE, "t1: %s is %g bytes, but a %s is %u; the size of the type is used",
+			path_str(t), tsv, json_string_value(ty), esize);
+		pop(t);
+	}
+	const char *mtkey;
+	json_t *mtype = member(a, "MemType", NULL, &mtkey);
+	int constant = json_is_string(mtype) && !strcasecmp(json_string_value(mtype), "Constant");
+	if (json_is_string(mtype) && !constant && strcasecmp(json_string_value(mtype), "Global")) {
+		push_key(t, mtkey);
+		warn_at(t, LOC_VALUE, "t1: cannot honour %s '%s': the argument is in global memory",
+			path_str(t), json_string_value(mtype));
+		pop(t);
 	}
 	if (!mem) {
 		json_t *sz = member(a, "Size", "length", NULL);
@@ -1365,6 +1425,20 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 			gs_buf_puts(args, v);
 		else
 			gs_buf_printf(args, "%s(%s)", type->space, v);
+		if (constant) {
+			/* Kernel Tuner also copies it into the __constant__
+			 * variable of its name: from a one-element buffer here */
+			if (!name || !is_identifier(name) || is_keyword(name) || name_taken(t, name)) {
+				warn_at(t, LOC_VALUE, "t1: cannot map %s: a constant needs a usable Name",
+					path_str(t));
+				free(v);
+				return -1;
+			}
+			gs_buf_printf(t->out, "input %s %s[1] value(%s)", name, type->space, v);
+			end_stmt(t);
+			add_name(t, name);
+			gs_buf_printf(clauses, " copy %s to %s", name, name);
+		}
 		free(v);
 		return 0;
 	}
@@ -1373,8 +1447,6 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 		return -1;
 	}
 	int symbol = !strcasecmp(mem, "Symbol");
-	json_t *mtype = member(a, "MemType", NULL, NULL);
-	int constant = json_is_string(mtype) && !strcasecmp(json_string_value(mtype), "Constant");
 
 	/* the buffer's name: positional in the launch, so any free name will do */
 	char gen[32];
@@ -1539,7 +1611,12 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 			e = scalar_expr(t, ps);
 		}
 		if (e && !name_taken(t, "ProblemSize")) {
-			gs_buf_printf(t->out, "problem ProblemSize = %s", e);
+			/* sizes that depend on the parameters are computed per
+			 * configuration, as Kernel Tuner does */
+			if (mentions_param(t, e))
+				gs_buf_printf(t->out, "let ProblemSize = %s nodefine", e);
+			else
+				gs_buf_printf(t->out, "problem ProblemSize = %s", e);
 			end_stmt(t);
 			add_name(t, "ProblemSize");
 			have_ps = 1;
@@ -1582,9 +1659,10 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 	}
 
 	/* block and grid */
+	static const char *const bsz[] = { "block_size_x", "block_size_y", "block_size_z" };
 	struct t1_dims local = { { NULL }, 0 }, global = { { NULL }, 0 };
 	json_t *ls;
-	get(t, ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls, &key);
+	int ls_bad = get(t, ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls, &key) < 0;
 	int have_local = 0;
 	if (ls) {
 		push_key(t, key);
@@ -1596,6 +1674,23 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 			have_local = 1;
 		}
 		pop(t);
+	} else if (kn && !ls_bad) {
+		/* what Kernel Tuner launches: the parameters block_size_x, _y, _z,
+		 * 256, 1 and 1 where there is no such parameter */
+		static const char *const dflt[] = { "256", "1", "1" };
+		local.n = 1;
+		for (int d = 0; d < 3; d++) {
+			local.e[d] = gs_xstrdup(is_param(t, bsz[d]) ? bsz[d] : dflt[d]);
+			if (is_param(t, bsz[d]))
+				local.n = d + 1;
+		}
+		gs_buf_puts(t->out, "block ");
+		for (int d = 0; d < local.n; d++)
+			gs_buf_printf(t->out, "%s%s", d ? ", " : "", local.e[d]);
+		end_stmt_note(t, "no LocalSize: Kernel Tuner's block");
+		warn_at(t, LOC_VALUE, "t1: %s has no LocalSize; the block is Kernel Tuner's: %s, %s, %s",
+			path_str(t), local.e[0], local.e[1], local.e[2]);
+		have_local = 1;
 	}
 	const char *gkey, *tkey;
 	json_t *gs, *gridsize, *gst;
@@ -1620,41 +1715,47 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		gkey = key;
 		opencl = 0;
 	}
-	int grid_done = 0, griddiv_used = 0;
+	/* the grid as GlobalSize gives it, per dimension */
+	char *gdim[3] = { NULL, NULL, NULL };
+	int ngdim = 0;
+	struct gs_loc global_loc = GS_NOLOC, problem_loc = GS_NOLOC;
 	if (gs) {
 		push_key(t, gkey);
+		global_loc = locate(t, LOC_KEY);
 		if (read_dims(t, gs, &global) == 0) {
 			if (opencl && !have_local) {
 				warn_at(t, LOC_VALUE, "t1: %s is in threads (OpenCL) but there is no LocalSize "
 					"to divide it by; ignored", path_str(t));
 			} else {
-				gs_buf_puts(t->out, "grid ");
 				for (int d = 0; d < global.n; d++) {
-					if (d)
-						gs_buf_puts(t->out, ", ");
+					struct gs_buf g = GS_BUF_INIT;
 					if (opencl)
-						put_ceil_div(t->out, global.e[d], d < local.n ? local.e[d] : "1");
+						put_ceil_div(&g, global.e[d], d < local.n ? local.e[d] : "1");
 					else
-						gs_buf_puts(t->out, global.e[d]);
+						gs_buf_puts(&g, global.e[d]);
+					gdim[d] = gs_buf_detach(&g);
 				}
-				end_stmt_note(t, opencl ? "OpenCL size in threads, divided by LocalSize, rounded up"
-							: NULL);
-				grid_done = 1;
+				ngdim = global.n;
 			}
 		}
 		pop(t);
 	}
-	/* Kernel Tuner's form: grid = ceil(ProblemSize[d] / product(GridDiv*)),
-	 * the divisors defaulting to the block size of that dimension */
+	/* the grid as Kernel Tuner computes it: ceil(ProblemSize[d] / the
+	 * product of GridDiv's values), the divisor of a dimension without
+	 * GridDiv (or with an empty one, as its T1 reader takes it) being the
+	 * parameter block_size_x, _y or _z, or 1 where there is none */
 	static const char *const divs[] = { "GridDivX", "GridDivY", "GridDivZ" };
 	for (int d = 0; d < 3; d++) {
 		json_t *dv;
 		get(t, ks, divs[d], NULL, T1_LIST, "a list of divisors", &dv, &key);
 	}
-	if (!grid_done && have_ps && have_local) {
-		int dims = json_is_array(ps) ? (int)json_array_size(ps) : 1;
-		int ok = dims >= 1 && dims <= 3;
-		struct gs_buf g = GS_BUF_INIT;
+	char *pdim[3] = { NULL, NULL, NULL };
+	int npdim = 0, dims = json_is_array(ps) ? (int)json_array_size(ps) : 1;
+	if (have_ps) {
+		int ok = 1;
+		push_key(t, ps_key);
+		problem_loc = locate(t, LOC_KEY);
+		pop(t);
 		for (int d = 0; ok && d < dims; d++) {
 			const char *dk;
 			json_t *dv = member(ks, divs[d], NULL, &dk);
@@ -1675,31 +1776,61 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 					gs_buf_printf(&div, is_atom(e) ? "%s" : "(%s)", e);
 					free(e);
 				}
+			} else if (is_param(t, bsz[d])) {
+				gs_buf_puts(&div, bsz[d]);
 			} else {
-				gs_buf_puts(&div, d < local.n ? local.e[d] : "1");
+				gs_buf_puts(&div, "1");
+				/* not what a reader who sees the block would expect */
+				if (d < local.n && strcmp(local.e[d], "1"))
+					warn_at(t, LOC_VALUE, "t1: %s has no %s%s and no parameter '%s': the grid's "
+						"%c is ProblemSize%s blocks, as Kernel Tuner computes it",
+						path_str(t), divs[d], dv ? " values" : "", bsz[d], "xyz"[d],
+						json_is_array(ps) ? (d == 0 ? "[0]" : d == 1 ? "[1]" : "[2]") : "");
 			}
 			char pd[32];
 			snprintf(pd, sizeof pd, json_is_array(ps) ? "ProblemSize[%d]" : "ProblemSize", d);
-			if (d)
-				gs_buf_puts(&g, ", ");
+			struct gs_buf g = GS_BUF_INIT;
 			put_ceil_div(&g, pd, gs_buf_str(&div));
+			pdim[d] = gs_buf_detach(&g);
 			gs_buf_release(&div);
 		}
-		if (ok) {
-			gs_buf_printf(t->out, "grid %s", gs_buf_str(&g));
-			push_key(t, ps_key);
-			end_stmt_note(t, "divided by GridDiv, rounded up");
-			pop(t);
-			grid_done = griddiv_used = 1;
-		}
-		gs_buf_release(&g);
+		npdim = ok ? dims : 0;
 	}
-	for (int d = 0; d < 3 && !griddiv_used; d++) {
+	for (int d = 0; d < 3; d++) {
 		const char *dk;
 		json_t *dv = member(ks, divs[d], NULL, &dk);
-		if (json_is_array(dv))
-			warn_unmapped(t, dk, grid_done ? "GlobalSize gives the grid"
-							: "needs ProblemSize and LocalSize");
+		if (json_is_array(dv) && (!have_ps || d >= dims))
+			warn_unmapped(t, dk, have_ps ? "ProblemSize has no such dimension" : "needs ProblemSize");
+	}
+	/* both: Kernel Tuner's unless told otherwise; `check` compares them */
+	int use_global = ngdim && (!npdim || t->grid == GS_T1_GRID_GLOBAL);
+	char **use = use_global ? gdim : pdim, **other = use_global ? pdim : gdim;
+	int nuse = use_global ? ngdim : npdim, nother = use_global ? npdim : ngdim;
+	if (nuse) {
+		gs_buf_puts(t->out, "grid ");
+		for (int d = 0; d < nuse; d++)
+			gs_buf_printf(t->out, "%s%s", d ? ", " : "", use[d]);
+		push_key(t, use_global ? gkey : ps_key);
+		end_stmt_note(t, use_global ? (opencl ? "OpenCL size in threads, divided by LocalSize, "
+							"rounded up" : NULL)
+					    : "divided by GridDiv, rounded up");
+		pop(t);
+	}
+	if (t->info) {
+		t->info->used = use_global ? GS_T1_GRID_GLOBAL : GS_T1_GRID_PROBLEM;
+		t->info->global_loc = global_loc;
+		t->info->problem_loc = problem_loc;
+		if (nuse && nother) {
+			for (int d = 0; d < nother; d++) {
+				t->info->other[d] = other[d];
+				other[d] = NULL;
+			}
+			t->info->nother = nother;
+		}
+	}
+	for (int d = 0; d < 3; d++) {
+		free(gdim[d]);
+		free(pdim[d]);
 	}
 	dims_release(&local);
 	dims_release(&global);
@@ -1776,9 +1907,21 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 
 /* ---- the whole file ---- */
 
-int gs_t1_to_space(const struct gs_source *json, struct gs_buf *out, struct gs_diag *d)
+void gs_t1_grid_info_release(struct gs_t1_grid_info *g)
 {
-	struct t1 t = { .src = json, .out = out, .d = d };
+	for (int d = 0; d < 3; d++) {
+		free(g->other[d]);
+		g->other[d] = NULL;
+	}
+	g->nother = 0;
+}
+
+int gs_t1_to_space(const struct gs_source *json, enum gs_t1_grid grid, struct gs_buf *out,
+		   struct gs_t1_grid_info *info, struct gs_diag *d)
+{
+	struct t1 t = { .src = json, .out = out, .d = d, .grid = grid, .info = info };
+	if (info)
+		*info = (struct gs_t1_grid_info){ .used = GS_T1_GRID_PROBLEM };
 	json_error_t err;
 	/* duplicate keys are refused: Python keeps the last one silently, which
 	 * would drop, say, a whole Conditions list without a word */

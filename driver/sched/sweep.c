@@ -2,6 +2,7 @@
  * workers, store. */
 #define _GNU_SOURCE
 #include "sched/sweep.h"
+#include "lang/lang.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -850,6 +851,8 @@ started:
 	json_object_set_new(tj, "max_time", json_real(pl->o->stop.max_time_s));
 	if (pl->cache_dir[0])
 		json_object_set_new(tj, "cache", json_string(pl->cache_dir));
+	if (pl->o->t1_grid == GS_T1_GRID_GLOBAL) /* the worker loads the space as we did */
+		json_object_set_new(tj, "t1_grid", json_string("global"));
 	char *timing = json_dumps(tj, JSON_COMPACT);
 	json_decref(tj);
 	/* the space and its kernels as the supervisor read them (proto.h) */

@@ -20,6 +20,7 @@ struct gs_sweep_opts {
 	const char *const *sets;
 	size_t nsets;
 	int emu;
+	int t1_grid;              /* enum gs_t1_grid: a T1 file's grid, where it gives two */
 	const char *arch;         /* "sm_90" */
 	unsigned jobs;            /* compile threads */
 	uint64_t shard_i, shard_n;

@@ -212,6 +212,11 @@ struct gs_space {
 	char *name; /* file name without directory and extension */
 	char *dir;  /* directory of the space file */
 	int is_t1;
+	/* a T1 file that gives its grid both ways: the one not launched (n is
+	 * 0 otherwise), compiled like `grid`, for `check` to compare */
+	struct gs_geom t1_other_grid;
+	int t1_grid_used; /* enum gs_t1_grid: where `grid` comes from */
+	struct gs_loc t1_global_loc, t1_problem_loc; /* in the JSON */
 	int emu;
 	struct gs_arena arena;
 	struct gs_source **extra; /* --set texts, T1 translations: owned */

@@ -20,7 +20,7 @@ static char *convert(const char *json, struct gs_diag *d, int *rc)
 	struct gs_buf out = GS_BUF_INIT;
 	gs_source_free(src);
 	src = gs_source_new("t.json", json, strlen(json));
-	*rc = gs_t1_to_space(src, &out, d);
+	*rc = gs_t1_to_space(src, GS_T1_GRID_PROBLEM, &out, NULL, d);
 	return gs_buf_detach(&out);
 }
 
@@ -239,6 +239,64 @@ START_TEST(test_t1_problem_size_grid_div)
 }
 END_TEST
 
+/* A file that gives its grid twice launches Kernel Tuner's, and hands the
+ * other to its caller; the divisor of a dimension without GridDiv is the
+ * parameter block_size_x (or _y, _z); sizes that depend on parameters are
+ * lets; a scalar in constant memory is copied there from a buffer. */
+static const char *const two_grids_json =
+	"{\"ConfigurationSpace\": {\"TuningParameters\": [\n"
+	"  {\"Name\": \"block_size_x\", \"Values\": [32, 64]}, {\"Name\": \"tile\", \"Values\": [1, 2]},\n"
+	"  {\"Name\": \"rows\", \"Values\": [1, 4]}]},\n"
+	" \"KernelSpecification\": {\"KernelName\": \"k\", \"KernelFile\": \"k.cu\",\n"
+	"  \"LocalSize\": {\"X\": \"block_size_x\"},\n"
+	"  \"ProblemSize\": [1000, \"rows * 2\"], \"GridDivY\": [\"tile\", 2],\n"
+	"  \"GlobalSize\": {\"X\": \"1000\", \"Y\": \"rows\"}, \"GlobalSizeType\": \"OpenCL\",\n"
+	"  \"Arguments\": [{\"Name\": \"c\", \"Type\": \"float\", \"MemoryType\": \"Scalar\",\n"
+	"    \"MemType\": \"Constant\", \"FillValue\": 2}]}}";
+
+START_TEST(test_t1_two_grids)
+{
+	for (int g = GS_T1_GRID_PROBLEM; g <= GS_T1_GRID_GLOBAL; g++) {
+		struct gs_diag d = GS_DIAG_INIT;
+		struct gs_buf out = GS_BUF_INIT;
+		struct gs_t1_grid_info info;
+		unsigned line, col;
+		src = gs_source_new("t.json", two_grids_json, strlen(two_grids_json));
+		int rc = gs_t1_to_space(src, (enum gs_t1_grid)g, &out, &info, &d);
+		if (rc)
+			dump(&d, gs_buf_str(&out));
+		ck_assert_int_eq(rc, 0);
+		ck_assert_uint_eq(d.n, 0);
+		const char *kt = "(ProblemSize[0] + block_size_x - 1) // block_size_x, "
+				 "(ProblemSize[1] + (tile * 2) - 1) // (tile * 2)";
+		const char *gl = "(1000 + block_size_x - 1) // block_size_x, rows";
+		ck_assert_ptr_nonnull(strstr(gs_buf_str(&out), "let ProblemSize = [1000, rows * 2] nodefine"));
+		ck_assert_ptr_nonnull(strstr(gs_buf_str(&out), "input c float[1] value(2.0)"));
+		ck_assert_ptr_nonnull(strstr(gs_buf_str(&out), "launch k(float(2.0)) copy c to c"));
+		char *grid = gs_xasprintf("grid %s  # t1: KernelSpecification.%s", g ? gl : kt,
+					  g ? "GlobalSize (OpenCL" : "ProblemSize (divided");
+		ck_assert_ptr_nonnull(strstr(gs_buf_str(&out), grid));
+		free(grid);
+		ck_assert_int_eq(info.used, g);
+		ck_assert_int_eq(info.nother, 2);
+		struct gs_buf other = GS_BUF_INIT;
+		gs_buf_printf(&other, "%s, %s", info.other[0], info.other[1]);
+		ck_assert_str_eq(gs_buf_str(&other), g ? kt : gl);
+		gs_buf_release(&other);
+		gs_loc_linecol(info.global_loc, &line, &col);
+		ck_assert_uint_eq(line, 7);
+		ck_assert_uint_eq(col, 3);
+		gs_loc_linecol(info.problem_loc, &line, &col);
+		ck_assert_uint_eq(line, 6);
+		gs_t1_grid_info_release(&info);
+		gs_buf_release(&out);
+		gs_diag_release(&d);
+		gs_source_free(src);
+		src = NULL;
+	}
+}
+END_TEST
+
 START_TEST(test_t1_malformed_json_is_positioned)
 {
 	struct gs_diag d = GS_DIAG_INIT;
@@ -376,9 +434,12 @@ START_TEST(test_t1_unknown_fields_warn)
 	ck_assert(has_msg(&d, GS_WARNING, "Search ignored", &line, &col));
 	ck_assert_uint_eq(line, 3);
 	ck_assert(has_msg(&d, GS_WARNING, "cannot map verification", NULL, NULL));
-	ck_assert(has_msg(&d, GS_WARNING, "cannot map argument type 'half'", NULL, NULL));
+	ck_assert(has_msg(&d, GS_WARNING, ".Type 'half'", NULL, NULL));
 	ck_assert(has_msg(&d, GS_WARNING, "no launch statement", NULL, NULL));
-	ck_assert_uint_eq(d.warnings, 7);
+	/* without LocalSize, the block Kernel Tuner would launch, said */
+	ck_assert(has_msg(&d, GS_WARNING, "has no LocalSize; the block is Kernel Tuner's: 256, 1, 1",
+			  NULL, NULL));
+	ck_assert_uint_eq(d.warnings, 8);
 	/* the parameter is still there; the launch is not */
 	ck_assert_ptr_nonnull(strstr(s, "param A in [1]"));
 	ck_assert_ptr_null(strstr(s, "launch"));
@@ -496,7 +557,7 @@ START_TEST(test_t1_samples_translate)
 		struct gs_source *s = gs_source_load(path, &d);
 		struct gs_buf out = GS_BUF_INIT;
 		ck_assert_ptr_nonnull(s);
-		int rc = gs_t1_to_space(s, &out, &d);
+		int rc = gs_t1_to_space(s, GS_T1_GRID_PROBLEM, &out, NULL, &d);
 		if (rc)
 			dump(&d, gs_buf_str(&out));
 		ck_assert_msg(rc == 0, "%s does not translate", path);
@@ -515,6 +576,7 @@ END_TEST
 
 GS_TEST_MAIN(test_t1_values_arrays_and_strings, test_t1_conditions_every_form,
 	     test_t1_kernel_cuda_sizes, test_t1_kernel_opencl_sizes, test_t1_problem_size_grid_div,
+	     test_t1_two_grids,
 	     test_t1_malformed_json_is_positioned, test_t1_missing_configuration_space,
 	     test_t1_bad_parameters_are_errors, test_t1_unknown_fields_warn,
 	     test_t1_baseline_needs_every_default, test_t1_older_camel_case_files,
