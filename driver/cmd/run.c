@@ -1,4 +1,5 @@
 /* run.c — `gsearch run`: create (or find) the sweep and its configurations. */
+#include "cmd/argcheck.h"
 #include "cmd/cmd.h"
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
@@ -558,6 +559,9 @@ int gs_cmd_run(int argc, char **argv)
 	if (o.stop.max_time_s != gs_stop_default.max_time_s)
 		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
 			      o.stop.max_time_s);
+	/* what `ok` means: kept so that reports can say it */
+	if (!gs_space_validates(sp))
+		gs_buf_printf(&options_b, "%s\"validated\":false", options_b.len > 1 ? "," : "");
 	gs_buf_putc(&options_b, '}');
 	const char *options = gs_buf_str(&options_b);
 	struct gs_buf baseline_b = GS_BUF_INIT;
@@ -667,6 +671,10 @@ int gs_cmd_run(int argc, char **argv)
 		       created ? "new" : "existing", dbpath, (long long)after,
 		       (long long)(after - before), a.shard_n > 1 ? ", shard " : "",
 		       a.shard_n > 1 ? gs_buf_str(&shard) : "");
+	if (status == GS_EXIT_OK && measure && !gs_space_validates(sp)) {
+		fflush(stdout);
+		fprintf(stderr, "gsearch: warning: %s\n", GS_UNVALIDATED_TEXT);
+	}
 	if (status == GS_EXIT_OK && compile_only) {
 		struct gs_sweep_opts so = {
 			.space_path = a.path,

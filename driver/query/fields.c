@@ -315,14 +315,17 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 		f->higher = qcols[i].higher;
 	}
 	load_json_keys(q, sw, &cap);
-	if (sqlite3_prepare_v2(q->db, q->schema >= 7 ? "SELECT shard, baseline_json FROM sweep"
-						      " WHERE id = ?1"
-						    : "SELECT shard, NULL FROM sweep WHERE id = ?1",
+	if (sqlite3_prepare_v2(q->db, q->schema >= 7 ? "SELECT shard, baseline_json, options_json"
+						      " FROM sweep WHERE id = ?1"
+						    : "SELECT shard, NULL, options_json FROM sweep"
+						      " WHERE id = ?1",
 			       -1, &s, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(s, 1, id);
 		if (sqlite3_step(s) == SQLITE_ROW) {
+			const char *opts = (const char *)sqlite3_column_text(s, 2);
 			sw->shard = col_dup(s, 0);
 			sw->baseline_json = col_dup(s, 1);
+			sw->unvalidated = opts && strstr(opts, "\"validated\":false") != NULL;
 		}
 		sqlite3_finalize(s);
 	}

@@ -80,6 +80,8 @@ struct gs_qsweep {
 	char *shard;         /* "i/N" */
 	char *baseline_json; /* schema 7 on: the space's baseline, "null": it names
 			      * none; NULL: not recorded */
+	int unvalidated;     /* the sweep recorded that its space has no reference:
+			      * an ok result ran, nothing checked its outputs */
 	char **params;       /* declaration order */
 	size_t nparams;
 	struct gs_value *domains; /* each parameter's values, a list, in sw->arena */
