@@ -46,7 +46,7 @@ char *gs_complog_errors_first(const char *log)
 		}
 	}
 	if (b.len && log[0] && log[strlen(log) - 1] != '\n')
-		b.len--; /* keep a log without a final newline so */
+		b.p[--b.len] = 0; /* keep a log without a final newline so */
 	return b.p ? gs_buf_detach(&b) : gs_xstrdup("");
 }
 
