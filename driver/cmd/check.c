@@ -1,4 +1,5 @@
 /* check.c — `gsearch check`: is the space well formed, how big is it. */
+#include "cmd/argcheck.h"
 #include "cmd/cmd.h"
 #include "space/enum.h"
 
@@ -241,6 +242,10 @@ int gs_cmd_check(int argc, char **argv)
 		printf("counted in ");
 		print_duration(dt);
 		printf(" (%llu bindings visited)\n", (unsigned long long)cnt.visited);
+		if (!gs_space_validates(sp))
+			printf("reference   none: %s\n", GS_UNVALIDATED_TEXT);
+		if (gs_check_arguments(sp, cnt.limit_valid ? (int64_t)cnt.before : -1, &d) < 0)
+			rc = -1;
 	}
 	gs_diag_print(&d, stderr);
 	gs_diag_release(&d);

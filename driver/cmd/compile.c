@@ -250,8 +250,15 @@ int gs_cmd_compile(int argc, char **argv)
 	if (b.nvrtc_failed) {
 		fprintf(stderr, "gsearch: error: %s\n", b.err);
 	} else if (!b.out.ok) {
-		printf("status      compile_error\n");
-		fputs(b.out.log ? b.out.log : "", stderr);
+		char why[512];
+		if (gs_complog_limit(b.out.log, arch, why, sizeof why))
+			printf("status      invalid: %s\n", why);
+		else
+			printf("status      compile_error\n");
+		fflush(stdout);
+		char *log = gs_complog_errors_first(b.out.log);
+		fputs(log, stderr);
+		free(log);
 		status = GS_EXIT_ERRORS;
 	} else {
 		for (size_t i = 0; i < v.nnames; i++)

@@ -1,4 +1,5 @@
 /* run.c — `gsearch run`: create (or find) the sweep and its configurations. */
+#include "cmd/argcheck.h"
 #include "cmd/cmd.h"
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
@@ -37,6 +38,11 @@ const char gs_help_run[] =
 	"device and options; running the same command again resumes it: nothing\n"
 	"with a final outcome is measured twice.  Ctrl-C stops enqueueing, lets the\n"
 	"work in flight finish and exits 130; a second Ctrl-C stops the workers.\n"
+	"\n"
+	"Exit status: 0 when the sweep ran and at least one configuration is ok;\n"
+	"1 on errors (the space, the store, a device), and when the sweep ran but\n"
+	"no configuration is ok (the last line says so); 2 on a usage error; 128+N\n"
+	"when stopped by signal N (130: Ctrl-C).\n"
 	"\n"
 	"options:\n"
 	"  --dry-run         create the sweep and its configurations, compile nothing\n"
@@ -333,8 +339,10 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 	return 0;
 }
 
-/* The end of a measured sweep: outcomes, the best, the baseline. */
-static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *sp, const char *dev)
+/* The end of a measured sweep: outcomes, the best, the baseline.  Sets
+ * *results and *ok to the sweep's stored outcomes and ok ones. */
+static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *sp, const char *dev,
+		    long long *results, long long *ok)
 {
 	sqlite3 *db = gs_store_sqlite(st);
 	sqlite3_stmt *q;
@@ -343,9 +351,14 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 	if (sqlite3_prepare_v2(db, "SELECT status, count(*) FROM result WHERE sweep_id = ?1 GROUP BY 1"
 				   " ORDER BY 2 DESC", -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(q, 1, sweep);
-		while (sqlite3_step(q) == SQLITE_ROW)
-			printf(" %s %lld", (const char *)sqlite3_column_text(q, 0),
-			       (long long)sqlite3_column_int64(q, 1));
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			const char *status = (const char *)sqlite3_column_text(q, 0);
+			long long n = (long long)sqlite3_column_int64(q, 1);
+			printf(" %s %lld", status, n);
+			*results += n;
+			if (status && !strcmp(status, "ok"))
+				*ok += n;
+		}
 		sqlite3_finalize(q);
 	}
 	printf("\n");
@@ -550,6 +563,9 @@ int gs_cmd_run(int argc, char **argv)
 	if (o.stop.max_time_s != gs_stop_default.max_time_s)
 		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
 			      o.stop.max_time_s);
+	/* what `ok` means: kept so that reports can say it */
+	if (!gs_space_validates(sp))
+		gs_buf_printf(&options_b, "%s\"validated\":false", options_b.len > 1 ? "," : "");
 	gs_buf_putc(&options_b, '}');
 	const char *options = gs_buf_str(&options_b);
 	struct gs_buf baseline_b = GS_BUF_INIT;
@@ -659,6 +675,10 @@ int gs_cmd_run(int argc, char **argv)
 		       created ? "new" : "existing", dbpath, (long long)after,
 		       (long long)(after - before), a.shard_n > 1 ? ", shard " : "",
 		       a.shard_n > 1 ? gs_buf_str(&shard) : "");
+	if (status == GS_EXIT_OK && measure && !gs_space_validates(sp)) {
+		fflush(stdout);
+		fprintf(stderr, "gsearch: warning: %s\n", GS_UNVALIDATED_TEXT);
+	}
 	if (status == GS_EXIT_OK && compile_only) {
 		struct gs_sweep_opts so = {
 			.space_path = a.path,
@@ -697,8 +717,9 @@ int gs_cmd_run(int argc, char **argv)
 		       (unsigned long long)ss.compiled, arch, jobs, gs_nvrtc_version(nvrtc),
 		       (unsigned long long)ss.cached, (unsigned long long)ss.shared,
 		       (unsigned long long)ss.compile_errors, (unsigned long long)ss.skipped_done);
+		long long results = 0, ok = 0;
 		if (measure)
-			summary(st, sweep, sp, dv.ident);
+			summary(st, sweep, sp, dv.ident, &results, &ok);
 		/* DESIGN's budget, as `query summary` reports it for the store */
 		struct gs_overhead_in oi = {
 			.wall_s = ss.wall_s,
@@ -718,10 +739,17 @@ int gs_cmd_run(int argc, char **argv)
 		if (ss.worker_restarts)
 			printf("workers replaced %llu (%.2f s)\n", (unsigned long long)ss.worker_restarts,
 			       ss.restart_s);
-		if (ss.interrupted)
+		if (ss.interrupted) {
 			status = 128 + ss.interrupted;
-		else if (crc < 0)
+		} else if (crc < 0) {
 			status = GS_EXIT_ERRORS;
+		} else if (measure && results && !ok) {
+			/* a script that sweeps and then reports must not take a
+			 * sweep of failures for a result */
+			printf("no configuration is ok: all %lld failed (`gsearch show %s INDEX` says why)\n",
+			       results, dbpath);
+			status = GS_EXIT_ERRORS;
+		}
 	}
 out:
 	gs_prespawn_cancel(&pre); /* unless the sweep adopted it */

@@ -1045,6 +1045,11 @@ metrics:
 	goto out;
 launch_fail:
 	outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
+	/* a failed launch leaves its error pending in the device's queue, where
+	 * the next configuration's first call would meet it and be blamed for
+	 * it, with no message of its own: collect it here, where it belongs */
+	if (rc != GS_DEV_STICKY)
+		m->ops->sync(m->dev);
 out:
 	free(dev_metrics);
 	plan_free(&p);

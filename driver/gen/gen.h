@@ -98,4 +98,15 @@ int gs_cubin_arch(const void *cubin, size_t len);
  * spill_stores and spill_loads; leaves the other fields as they were. */
 int gs_ptxas_log_resources(const char *log, const char *entry, struct gs_resources *r);
 
+/* complog.c: a compile log for people (results malloc'd; the caller frees).
+ * The log with ptxas' error lines moved first, the rest in its order. */
+char *gs_complog_errors_first(const char *log);
+/* Does the log hold an error line (ptxas' or NVRTC's)? */
+int gs_complog_has_error(const char *log);
+/* 1 when ptxas refused the kernel for exceeding a limit of the target
+ * (too much shared, local, constant or parameter data, too many
+ * registers), with the resource and both figures in why ("51200 bytes of
+ * static shared memory; sm_90 allows 49152 (...)"); 0 otherwise. */
+int gs_complog_limit(const char *log, const char *arch, char *why, size_t n);
+
 #endif

@@ -258,6 +258,43 @@ static int get_output(struct gs_nvrtc *n, nvrtcProgram prog, struct gs_buf *log,
 	return 0;
 }
 
+/* With ptxas' -v report asked for, NVRTC's log of a kernel that ptxas
+ * refuses holds the report and not the error that says why (CUDA 12 and
+ * 13: "uses too much shared data" is lost).  Compile again without the
+ * report for the error, and put it before the report. */
+static void why_not_compiled(struct gs_nvrtc *n, const struct gs_compile_in *in, struct gs_buf *log)
+{
+	const char **opts = gs_xcalloc(in->nopts + 1, sizeof(*opts));
+	size_t no = 0, size = 0;
+	for (size_t i = 0; i < in->nopts; i++)
+		if (strcmp(in->opts[i], "--ptxas-options=-v") && strcmp(in->opts[i], "-Xptxas=-v"))
+			opts[no++] = in->opts[i];
+	nvrtcProgram prog = NULL;
+	if (no < in->nopts &&
+	    n->nvrtcCreateProgram(&prog, in->source, in->name ? in->name : "kernel.cu", 0, NULL,
+				  NULL) == NVRTC_SUCCESS) {
+		for (size_t i = 0; i < in->nnames; i++)
+			n->nvrtcAddNameExpression(prog, in->name_exprs[i]);
+		if (n->nvrtcCompileProgram(prog, (int)no, opts) != NVRTC_SUCCESS &&
+		    n->nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 1) {
+			char *text = gs_xmalloc(size);
+			if (n->nvrtcGetProgramLog(prog, text) == NVRTC_SUCCESS &&
+			    gs_complog_has_error(text)) {
+				struct gs_buf b = GS_BUF_INIT;
+				gs_buf_put(&b, text, strnlen(text, size));
+				if (b.len && b.p[b.len - 1] != '\n')
+					gs_buf_putc(&b, '\n');
+				gs_buf_put(&b, log->p ? log->p : "", log->len);
+				gs_buf_release(log);
+				*log = b;
+			}
+			free(text);
+		}
+		n->nvrtcDestroyProgram(&prog);
+	}
+	free(opts);
+}
+
 int gs_nvrtc_compile(struct gs_nvrtc *n, const struct gs_compile_in *in, struct gs_compile_out *out)
 {
 	struct gs_buf log = GS_BUF_INIT;
@@ -301,6 +338,8 @@ int gs_nvrtc_compile(struct gs_nvrtc *n, const struct gs_compile_in *in, struct 
 	if (r == NVRTC_ERROR_COMPILATION || r == NVRTC_ERROR_INVALID_OPTION) {
 		if (r == NVRTC_ERROR_INVALID_OPTION && !log.len)
 			gs_buf_printf(&log, "nvrtc: %s\n", n->nvrtcGetErrorString(r));
+		if (r == NVRTC_ERROR_COMPILATION && !gs_complog_has_error(gs_buf_str(&log)))
+			why_not_compiled(n, in, &log);
 		goto done;
 	}
 	if (r != NVRTC_SUCCESS) {

@@ -315,19 +315,21 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 		f->higher = qcols[i].higher;
 	}
 	load_json_keys(q, sw, &cap);
-	if (sqlite3_prepare_v2(q->db, q->schema >= 8 ? "SELECT shard, baseline_json, source_format,"
-						       " source_path FROM sweep WHERE id = ?1"
-				      : q->schema >= 7 ? "SELECT shard, baseline_json, NULL, NULL"
-							 " FROM sweep WHERE id = ?1"
-						       : "SELECT shard, NULL, NULL, NULL FROM sweep"
-							 " WHERE id = ?1",
+	if (sqlite3_prepare_v2(q->db, q->schema >= 8 ? "SELECT shard, baseline_json, options_json,"
+						       " source_format, source_path FROM sweep WHERE id = ?1"
+				      : q->schema >= 7 ? "SELECT shard, baseline_json, options_json, NULL,"
+							 " NULL FROM sweep WHERE id = ?1"
+						       : "SELECT shard, NULL, options_json, NULL, NULL"
+							 " FROM sweep WHERE id = ?1",
 			       -1, &s, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(s, 1, id);
 		if (sqlite3_step(s) == SQLITE_ROW) {
+			const char *opts = (const char *)sqlite3_column_text(s, 2);
 			sw->shard = col_dup(s, 0);
 			sw->baseline_json = col_dup(s, 1);
-			sw->source_format = col_dup(s, 2);
-			sw->source_path = col_dup(s, 3);
+			sw->source_format = col_dup(s, 3);
+			sw->source_path = col_dup(s, 4);
+			sw->unvalidated = opts && strstr(opts, "\"validated\":false") != NULL;
 		}
 		sqlite3_finalize(s);
 	}

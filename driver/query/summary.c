@@ -231,6 +231,9 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 			gs_buf_printf(&b, " %s %lld", i < NOUT ? outcomes[i] : "not run",
 				      (long long)m->counts[i]);
 	gs_qprint_line(o, "outcomes", gs_buf_str(&b));
+	if (sw->unvalidated)
+		gs_qprint_line(o, "validation", "none: the space has no reference; ok means only that "
+				   "a configuration ran");
 	const char *mod = sw->modeled ? " (modeled)" : "";
 	if (m->best_idx >= 0) {
 		gs_buf_reset(&b);
@@ -299,6 +302,7 @@ static json_t *to_json(struct gs_query *q, const struct gs_qsweep *sw, const str
 	for (size_t i = 0; i <= NOUT; i++)
 		json_object_set_new(c, i < NOUT ? outcomes[i] : "not_run", json_integer(m->counts[i]));
 	json_object_set_new(o, "outcomes", c);
+	json_object_set_new(o, "validated", json_boolean(!sw->unvalidated));
 	if (m->best_idx >= 0) {
 		json_t *b = json_object();
 		json_object_set_new(b, "idx", json_integer(m->best_idx));

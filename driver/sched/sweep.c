@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <jansson.h>
+#include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "dev/data.h"
 #include "dev/dev.h"
+#include "gen/gen.h"
 #include "gen/variant.h"
 #include "sched/compile.h"
 #include "sched/order.h"
@@ -209,6 +211,45 @@ static void store_outcome(struct pipeline *pl, int64_t idx, const char *hash, co
 	pl->stats->by_status[outcome_index(status)]++;
 }
 
+/* The compile log of a cached variant (malloc'd), or NULL. */
+static char *cached_log(struct pipeline *pl, const char *hash)
+{
+	sqlite3_stmt *q;
+	char *log = NULL;
+	if (sqlite3_prepare_v2(gs_store_sqlite(pl->st), "SELECT log FROM variant WHERE hash = ?1", -1,
+			       &q, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(q, 1, hash, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_text(q, 0))
+		log = gs_xstrdup((const char *)sqlite3_column_text(q, 0));
+	sqlite3_finalize(q);
+	return log;
+}
+
+/* A variant that did not compile: `invalid` with the limit named when ptxas
+ * refused it for a resource the target lacks, as a launch over a limit is;
+ * else a compile error.  log is NULL for a cached variant. */
+static void not_compiled(struct pipeline *pl, int64_t idx, const char *hash, const char *log)
+{
+	char *own = NULL, why[512];
+	if (!log)
+		log = own = cached_log(pl, hash);
+	if (log && gs_complog_limit(log, pl->o->arch, why, sizeof why)) {
+		char *error = gs_xasprintf("%s\n%s", why, log);
+		pl->stats->by_status[1]++;
+		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "invalid", error) < 0)
+			store_err(pl, "cannot store an outcome");
+		free(error);
+	} else {
+		pl->stats->compile_errors++;
+		pl->stats->by_status[2]++;
+		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "compile_error", own ? NULL : log) < 0)
+			store_err(pl, "cannot store a compile error");
+	}
+	free(own);
+	mark_done(pl, idx);
+}
+
 /* A configuration's variant is known: link it; measure it if it compiled. */
 static void variant_known(struct pipeline *pl, int64_t idx, const char *hash, const char *status,
 			  const char *log, char *params)
@@ -216,11 +257,7 @@ static void variant_known(struct pipeline *pl, int64_t idx, const char *hash, co
 	if (gs_store_config_set_variant(pl->st, pl->sweep, idx, hash) < 0)
 		store_err(pl, "cannot link a configuration to its variant");
 	if (!strcmp(status, "compile_error")) {
-		pl->stats->compile_errors++;
-		pl->stats->by_status[2]++;
-		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "compile_error", log) < 0)
-			store_err(pl, "cannot store a compile error");
-		mark_done(pl, idx);
+		not_compiled(pl, idx, hash, log);
 		free(params);
 	} else if (pl->nworkers) {
 		ready_push(pl, idx, hash, params);

@@ -154,6 +154,17 @@ void gs_ptx_free(struct gs_ptx_module *m, struct gs_emu_mem *mem);
 int gs_ptx_entry(const struct gs_ptx_module *m, const char *name);
 /* parameter sizes of an entry (bytes each), returns their count */
 size_t gs_ptx_params(const struct gs_ptx_module *m, int entry, const size_t **sizes);
+/* What an entry's parameter i is declared as: its PTX type (".u64",
+ * ".f32"; the element type of an array), its size in bytes, whether the
+ * type is a float or a signed/unsigned integer (neither: a .bN bit type),
+ * `.ptr` (a pointer, where the compiler says so) and `[N]` (an aggregate
+ * passed by value).  0, or -1 if there is no such parameter. */
+struct gs_ptx_param {
+	const char *type;
+	size_t size;
+	int is_float, is_int, is_ptr, is_array;
+};
+int gs_ptx_param(const struct gs_ptx_module *m, int entry, size_t i, struct gs_ptx_param *out);
 /* static .shared bytes an entry uses (its own and its callees'), .local
  * bytes per thread */
 size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry);

@@ -613,6 +613,7 @@ void gs_ptx_free(struct gs_ptx_module *m, struct gs_emu_mem *mem)
 		free(fn->psize);
 		free(fn->poff);
 		free(fn->pvar);
+		free(fn->pdecl);
 		free(fn->callees);
 		free(fn->consts);
 		free(fn->var_off);
@@ -654,6 +655,26 @@ size_t gs_ptx_params(const struct gs_ptx_module *m, int entry, const size_t **si
 	}
 	*sizes = (const size_t *)m->funcs[entry].psize;
 	return m->funcs[entry].nparams;
+}
+
+int gs_ptx_param(const struct gs_ptx_module *m, int entry, size_t i, struct gs_ptx_param *out)
+{
+	static const char *const names[] = {
+		[GS_TY_U8] = ".u8",   [GS_TY_U16] = ".u16", [GS_TY_U32] = ".u32", [GS_TY_U64] = ".u64",
+		[GS_TY_S8] = ".s8",   [GS_TY_S16] = ".s16", [GS_TY_S32] = ".s32", [GS_TY_S64] = ".s64",
+		[GS_TY_B8] = ".b8",   [GS_TY_B16] = ".b16", [GS_TY_B32] = ".b32", [GS_TY_B64] = ".b64",
+		[GS_TY_F16] = ".f16", [GS_TY_BF16] = ".bf16", [GS_TY_F32] = ".f32", [GS_TY_F64] = ".f64",
+	};
+	if (!is_entry(m, entry) || i >= m->funcs[entry].nparams || !m->funcs[entry].pdecl)
+		return -1;
+	unsigned d = m->funcs[entry].pdecl[i], ty = d & 0xff;
+	out->size = m->funcs[entry].psize[i];
+	out->type = ty < GS_ARRAY_SIZE(names) && names[ty] ? names[ty] : "?";
+	out->is_float = ty == GS_TY_F16 || ty == GS_TY_BF16 || ty == GS_TY_F32 || ty == GS_TY_F64;
+	out->is_int = ty >= GS_TY_U8 && ty <= GS_TY_S64;
+	out->is_ptr = !!(d & GS_PDECL_PTR);
+	out->is_array = !!(d & GS_PDECL_ARRAY);
+	return 0;
 }
 
 size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry)

@@ -194,6 +194,9 @@ struct gs_slot {
 enum gs_var_space { GS_VS_GLOBAL, GS_VS_CONST, GS_VS_SHARED, GS_VS_LOCAL, GS_VS_KPARAM,
 		    GS_VS_PARAM };
 
+#define GS_PDECL_PTR 0x100   /* declared `.ptr` */
+#define GS_PDECL_ARRAY 0x200 /* declared `name[N]` */
+
 struct gs_ptx_var {
 	char *name;
 	int space;        /* enum gs_var_space */
@@ -215,6 +218,7 @@ struct gs_ptx_func {
 	uint64_t *poff;   /* entry: offset in the kernel parameter buffer; func: in the
 			   * per-thread parameter area */
 	int *pvar;        /* variable index of each parameter */
+	unsigned *pdecl;  /* each parameter's enum gs_ty | GS_PDECL_* */
 	int nret;
 	uint64_t rsize, roff; /* the return value (one at most) */
 	int *callees;     /* direct callees (function indices) */

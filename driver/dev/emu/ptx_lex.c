@@ -646,6 +646,7 @@ struct pdecl {
 	const char *name;
 	uint64_t size, align;
 	uint32_t line;
+	int ty, ptr, array; /* as declared: enum gs_ty, `.ptr`, `[N]` */
 };
 
 /* .param [.align N] .type [.ptr [.space] [.align N]] name [[N]] */
@@ -688,8 +689,11 @@ static struct pdecl parse_param(struct gs_ptxl *L)
 	if (accept_p(L, '[')) {
 		count = expect_uint(L, "an array size");
 		expect_p(L, ']');
+		p.array = 1;
 	}
 	p.size = type_size(ty) * count;
+	p.ty = ty;
+	p.ptr = ptr;
 	if (!p.align)
 		p.align = type_size(ty);
 	if (!p.size)
@@ -740,6 +744,7 @@ static void set_params(struct gs_ptxl *L, int f, struct pdecl *ps, size_t n, str
 		fn->psize = gs_xcalloc(n ? n : 1, sizeof(*fn->psize));
 		fn->poff = gs_xcalloc(n ? n : 1, sizeof(*fn->poff));
 		fn->pvar = gs_xcalloc(n ? n : 1, sizeof(*fn->pvar));
+		fn->pdecl = gs_xcalloc(n ? n : 1, sizeof(*fn->pdecl));
 	}
 	for (size_t i = 0; i < n + nret; i++) {
 		struct pdecl *p = i < n ? &ps[i] : ret;
@@ -752,6 +757,8 @@ static void set_params(struct gs_ptxl *L, int f, struct pdecl *ps, size_t n, str
 			if (i < n) {
 				fn->psize[i] = p->size;
 				fn->pvar[i] = v;
+				fn->pdecl[i] = (unsigned)p->ty | (p->ptr ? GS_PDECL_PTR : 0) |
+					       (p->array ? GS_PDECL_ARRAY : 0);
 			} else {
 				fn->rsize = p->size;
 				L->fn[f].rvar = v;
