@@ -274,6 +274,8 @@ int gs_check_arguments(const struct gs_space *sp, int64_t base_index, struct gs_
 out:
 	if (why)
 		printf("arguments   not checked: %s\n", why);
+	else if (!errors && !line.len)
+		printf("arguments   not checked: nothing is launched\n");
 	else if (errors)
 		printf("arguments   %d mismatch%s with the kernels' parameters in the PTX of index %lld\n",
 		       errors, errors == 1 ? "" : "es", (long long)index);
