@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lang/lex.h"
+#include "space/enum.h"
 #include "util/util.h"
 
 #define IDENT_VERSION "gsearch result identity 1"
@@ -239,6 +240,33 @@ static void put_buffer(struct gs_buf *b, const struct gs_space *sp, const struct
 	}
 }
 
+/* The reference launches, evaluated where the workers run them (the
+ * sweep's ref_params): at the baseline, else at the first valid
+ * configuration. */
+static void put_reference(struct gs_buf *b, struct gs_ident *id)
+{
+	const struct gs_space *sp = id->sp;
+	gs_vm_reset(&id->vm);
+	if (sp->baseline) {
+		struct gs_diag d = GS_DIAG_INIT;
+		int failed;
+		memcpy(id->env, sp->baseline, sp->nslots * sizeof(*id->env));
+		/* its lets; a baseline that fails a require was refused before */
+		gs_config_check(sp, id->env, &id->vm, &failed, &d);
+		gs_diag_release(&d);
+		put_launches(b, id, sp->refs, sp->nrefs, id->env);
+		return;
+	}
+	struct gs_enum e;
+	if (gs_enum_init(&e, sp, 0, 1) == 0 && gs_enum_next(&e) > 0) {
+		memcpy(id->env, e.env, sp->nslots * sizeof(*id->env));
+		put_launches(b, id, sp->refs, sp->nrefs, id->env);
+	} else {
+		gs_buf_puts(b, "\nno valid configuration");
+	}
+	gs_enum_release(&e);
+}
+
 /* Problems by name: their order in the file changes nothing. */
 static int problem_cmp(const void *a, const void *b)
 {
@@ -293,11 +321,8 @@ static void sweep_part(struct gs_ident *id, const struct gs_ident_opts *o)
 			gs_buf_puts(&b, hex);
 		}
 	}
-	if (sp->nrefs && o->ref_env) {
-		memcpy(id->env, o->ref_env, sp->nslots * sizeof(*id->env));
-		gs_vm_reset(&id->vm);
-		put_launches(&b, id, sp->refs, sp->nrefs, id->env);
-	}
+	if (sp->nrefs)
+		put_reference(&b, id);
 	field(h, &b);
 
 	for (size_t i = 0; i < sp->nmetrics; i++) {

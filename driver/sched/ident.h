@@ -35,16 +35,14 @@ struct gs_ident_opts {
 	const char *device;         /* the sweep's device identity: "emu:sm_90", "cuda NVIDIA ..." */
 	struct gs_stop_policy stop; /* precision, focus, max time */
 	int flush_l2;
-	/* the environment the reference is compiled and launched with (the
-	 * baseline's, else the first valid configuration's, lets computed);
-	 * NULL: the space has no reference, or it depends on nothing */
-	const struct gs_value *ref_env;
 };
 
 struct gs_ident;
 
-/* The sweep-wide part is computed here, once.  Never fails: what cannot be
- * evaluated enters the identity as its error message. */
+/* The sweep-wide part is computed here, once: the reference launches are
+ * evaluated for the configuration the workers compile the reference with,
+ * the baseline, else the first valid configuration.  Never fails: what
+ * cannot be evaluated enters the identity as its error message. */
 struct gs_ident *gs_ident_new(const struct gs_space *sp, const struct gs_ident_opts *o);
 void gs_ident_free(struct gs_ident *id);
 

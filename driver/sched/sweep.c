@@ -1251,45 +1251,25 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		return -1;
 	}
 	/* the reference is compiled with a configuration's defines: the
-	 * baseline's, else the first valid one's; its launches, evaluated there,
-	 * are part of every result's identity */
+	 * baseline's, else the first valid one's */
 	snprintf(pl.ref_params, sizeof pl.ref_params, "{}");
-	struct gs_value *ref_env = NULL;
-	{
+	if (o->ngpus) {
 		struct gs_buf b = GS_BUF_INIT;
 		if (sp->baseline) {
-			struct gs_diag d = GS_DIAG_INIT;
-			int failed;
 			gs_config_json(sp, sp->baseline, &b);
-			ref_env = gs_xcalloc(sp->nslots + 1, sizeof(*ref_env));
-			memcpy(ref_env, sp->baseline, sp->nslots * sizeof(*ref_env));
-			gs_config_check(sp, ref_env, &pl.vm, &failed, &d); /* computes its lets */
-			gs_diag_release(&d);
 		} else {
 			struct gs_enum e;
-			if (gs_enum_init(&e, sp, 0, 1) == 0 && gs_enum_next(&e) > 0) {
+			if (gs_enum_init(&e, sp, 0, 1) == 0 && gs_enum_next(&e) > 0)
 				gs_config_json(sp, e.env, &b);
-				ref_env = gs_xcalloc(sp->nslots + 1, sizeof(*ref_env));
-				memcpy(ref_env, e.env, sp->nslots * sizeof(*ref_env));
-			}
-			struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
-						    .flush_l2 = o->flush_l2, .ref_env = ref_env };
-			/* made while the enumerator's values are alive */
-			pl.ident = gs_ident_new(sp, &io);
 			gs_enum_release(&e);
-			free(ref_env);
-			ref_env = NULL;
 		}
-		if (b.len && o->ngpus)
+		if (b.len)
 			snprintf(pl.ref_params, sizeof pl.ref_params, "%s", gs_buf_str(&b));
 		gs_buf_release(&b);
 	}
-	if (!pl.ident) {
-		struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
-					    .flush_l2 = o->flush_l2, .ref_env = ref_env };
-		pl.ident = gs_ident_new(sp, &io);
-	}
-	free(ref_env);
+	struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
+				    .flush_l2 = o->flush_l2 };
+	pl.ident = gs_ident_new(sp, &io);
 	if (o->ngpus && sp->nrefs) {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(pl.cache_dir, sizeof pl.cache_dir, "%s/gsearch-ref.XXXXXX",
