@@ -296,7 +296,8 @@ static const char schema_v8[] =
 		 "  timed_ms REAL,                   -- timed kernel work, warm-up included\n"
 		 "  ident TEXT,                      -- hash of what determines the outcome;"
 		 " NULL: before schema 8\n"
-		 "  reused_from INTEGER,             -- the sweep that measured it; NULL: this one\n"
+		 "  reused_from INTEGER,             -- the sweep that measured it; NULL: this one,\n"
+		 "                                   -- 0: one of a store merged into this one\n"
 		 "  timeout_s REAL,                  -- the time limit per configuration it ran"
 		 " under\n")
 	COMMENTS("result_conflict",

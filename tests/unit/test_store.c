@@ -714,7 +714,8 @@ START_TEST(test_migrates_schema_6)
 				" one\n  compile_threads INTEGER,%" },
 		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n"
 			    "  ident TEXT, % -- hash of what determines the outcome; NULL: before schema 8\n"
-			    "  reused_from INTEGER, % -- the sweep that measured it; NULL: this one\n"
+			    "  reused_from INTEGER, % -- the sweep that measured it; NULL: this one,\n"
+			    "% -- 0: one of a store merged into this one\n"
 			    "  timeout_s REAL, % -- the time limit per configuration it ran under\n"
 			    "  PRIMARY%" },
 		{ "result_conflict", "%\n  timed_ms REAL,\n  ident TEXT,\n  reused_from INTEGER,\n"
