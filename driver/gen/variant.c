@@ -74,11 +74,6 @@ static int cond_true(const struct gs_code *c, const struct gs_value *env, struct
 	return 0;
 }
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, const char *arch,
 		     const char *nvrtc_version, struct gs_vm *vm, struct gs_variant *v, char *err,
 		     size_t errlen)
@@ -181,22 +176,10 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 		gs_variant_release(v);
 		return -1;
 	}
-	/* defines in name order: the order of the lets and parameters in the
-	 * space changes nothing NVRTC makes; the other options keep theirs */
-	const char **defs = gs_xcalloc(v->nkey_opts + 1, sizeof(*defs));
-	size_t ndefs = 0;
-	for (size_t i = 0; i < v->nkey_opts; i++)
-		if (!strncmp(v->opts[i], "-D", 2))
-			defs[ndefs++] = v->opts[i];
-	qsort(defs, ndefs, sizeof(*defs), str_cmp);
 	struct gs_hasher *h = gs_hasher_new();
 	gs_hasher_field(h, v->source, strlen(v->source));
-	for (size_t i = 0; i < ndefs; i++)
-		gs_hasher_field(h, defs[i], strlen(defs[i]));
-	free(defs);
 	for (size_t i = 0; i < v->nkey_opts; i++)
-		if (strncmp(v->opts[i], "-D", 2))
-			gs_hasher_field(h, v->opts[i], strlen(v->opts[i]));
+		gs_hasher_field(h, v->opts[i], strlen(v->opts[i]));
 	for (size_t i = 0; i < v->nnames; i++)
 		gs_hasher_field(h, v->names[i], strlen(v->names[i]));
 	gs_hasher_field(h, arch, strlen(arch));

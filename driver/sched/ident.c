@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gen/variant.h"
 #include "lang/lex.h"
 #include "space/enum.h"
 #include "util/util.h"
@@ -292,6 +293,8 @@ static void sweep_part(struct gs_ident *id, const struct gs_ident_opts *o)
 	gs_float_repr(&b, o->stop.max_time_s);
 	gs_buf_printf(&b, " flush_l2 %d", o->flush_l2 != 0);
 	field(h, &b);
+	gs_buf_printf(&b, "nvrtc %s", o->nvrtc_version ? o->nvrtc_version : "");
+	field(h, &b);
 
 	const struct gs_problem **pr = gs_xcalloc(sp->nproblems + 1, sizeof(*pr));
 	for (size_t i = 0; i < sp->nproblems; i++)
@@ -359,7 +362,34 @@ const char *gs_ident_sweep_part(const struct gs_ident *id)
 	return id->sweep;
 }
 
-void gs_ident_config(struct gs_ident *id, const struct gs_value *env, const char *variant_hash,
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* What NVRTC is given (gen/variant.h), the defines in name order. */
+static void put_variant(struct gs_hasher *h, const struct gs_variant *v)
+{
+	const char **defs = gs_xcalloc(v->nkey_opts + 1, sizeof(*defs));
+	size_t ndefs = 0;
+	gs_hasher_field(h, v->source, strlen(v->source));
+	for (size_t i = 0; i < v->nkey_opts; i++)
+		if (!strncmp(v->opts[i], "-D", 2))
+			defs[ndefs++] = v->opts[i];
+		else
+			gs_hasher_field(h, v->opts[i], strlen(v->opts[i]));
+	qsort(defs, ndefs, sizeof(*defs), str_cmp);
+	gs_hasher_field(h, "defines", 7);
+	for (size_t i = 0; i < ndefs; i++)
+		gs_hasher_field(h, defs[i], strlen(defs[i]));
+	free(defs);
+	gs_hasher_field(h, "entries", 7);
+	for (size_t i = 0; i < v->nnames; i++)
+		gs_hasher_field(h, v->names[i], strlen(v->names[i]));
+	gs_hasher_field(h, v->arch, strlen(v->arch));
+}
+
+void gs_ident_config(struct gs_ident *id, const struct gs_value *env, const struct gs_variant *v,
 		     char out[33])
 {
 	const struct gs_space *sp = id->sp;
@@ -367,7 +397,7 @@ void gs_ident_config(struct gs_ident *id, const struct gs_value *env, const char
 	struct gs_buf b = GS_BUF_INIT;
 
 	gs_hasher_field(h, id->sweep, strlen(id->sweep));
-	gs_hasher_field(h, variant_hash, strlen(variant_hash));
+	put_variant(h, v);
 	memcpy(id->env, env, sp->nslots * sizeof(*id->env));
 	gs_vm_reset(&id->vm);
 	put_launches(&b, id, sp->launches, sp->nlaunches, id->env);

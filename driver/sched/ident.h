@@ -6,8 +6,8 @@
  * of one stands for the other: `gsearch run` on an edited space measures
  * only the configurations whose identity no earlier result has.
  *
- * In the identity: the variant's hash (kernel source, defines, compiler
- * options, entry names, architecture, NVRTC version); the measured launch
+ * In the identity: the variant (kernel source, defines, compiler options,
+ * entry names, architecture, NVRTC version); the measured launch
  * sequence as evaluated for the configuration (kernels, loop iterations,
  * constant copies, grid, block, dynamic shared memory, every argument:
  * buffer by name, scalar by type and value); every buffer (kind, element
@@ -35,6 +35,7 @@ struct gs_ident_opts {
 	const char *device;         /* the sweep's device identity: "emu:sm_90", "cuda NVIDIA ..." */
 	struct gs_stop_policy stop; /* precision, focus, max time */
 	int flush_l2;
+	const char *nvrtc_version; /* "13.0" */
 };
 
 struct gs_ident;
@@ -47,9 +48,12 @@ struct gs_ident *gs_ident_new(const struct gs_space *sp, const struct gs_ident_o
 void gs_ident_free(struct gs_ident *id);
 
 /* The identity of the configuration in env (parameters and lets bound, as
- * gs_enum_next leaves them) whose variant hash is variant_hash: 32 hex
- * digits.  env is not changed. */
-void gs_ident_config(struct gs_ident *id, const struct gs_value *env, const char *variant_hash,
+ * gs_enum_next leaves them) whose variant is v: 32 hex digits.  env is not
+ * changed.  The variant enters with its defines in name order (the order
+ * of the space's lets and parameters changes nothing NVRTC makes), where
+ * the compile cache's hash keeps them in declaration order. */
+struct gs_variant;
+void gs_ident_config(struct gs_ident *id, const struct gs_value *env, const struct gs_variant *v,
 		     char out[33]);
 
 /* The sweep-wide part alone (32 hex digits), for tests and reports. */

@@ -460,7 +460,7 @@ static void pump(struct pipeline *pl)
 			break;
 		}
 		char ident[33];
-		gs_ident_config(pl->ident, pl->e.env, v.hash, ident);
+		gs_ident_config(pl->ident, pl->e.env, &v, ident);
 		if (!pl->o->remeasure) {
 			struct gs_reused ru;
 			if (!in_tx && tx(pl, 1) == 0)
@@ -1268,7 +1268,7 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		gs_buf_release(&b);
 	}
 	struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
-				    .flush_l2 = o->flush_l2 };
+				    .flush_l2 = o->flush_l2, .nvrtc_version = gs_nvrtc_version(nvrtc) };
 	pl.ident = gs_ident_new(sp, &io);
 	if (o->ngpus && sp->nrefs) {
 		const char *tmp = getenv("TMPDIR");

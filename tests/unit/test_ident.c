@@ -5,7 +5,7 @@
  * Each case edits one line of a base space (or its kernel, or the sweep's
  * options) and compares the identity of one configuration, TILE=16
  * UNROLL=2, with the base's.  Identities are computed as the sweep does:
- * the variant's hash from gen/variant.c, then gs_ident_config. */
+ * the variant from gen/variant.c, then gs_ident_config. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +73,8 @@ static void ident_of(const struct setup *s, char out[33])
 	ck_assert_msg(sp && d.errors == 0, "space has errors: %s", d.n ? d.msgs[0].text : "?");
 	gs_diag_release(&d);
 
-	struct gs_ident_opts io = { .device = s->device, .stop = s->stop, .flush_l2 = s->flush_l2 };
+	struct gs_ident_opts io = { .device = s->device, .stop = s->stop, .flush_l2 = s->flush_l2,
+				    .nvrtc_version = s->nvrtc };
 	struct gs_ident *id = gs_ident_new(sp, &io);
 	struct gs_enum e;
 	struct gs_vm vm;
@@ -90,7 +91,7 @@ static void ident_of(const struct setup *s, char out[33])
 			char err[256];
 			ck_assert_msg(gs_variant_build(sp, e.env, "sm_90", s->nvrtc, &vm, &v, err,
 						       sizeof err) == 0, "%s", err);
-			gs_ident_config(id, e.env, v.hash, out);
+			gs_ident_config(id, e.env, &v, out);
 			gs_variant_release(&v);
 			found = 1;
 		}
