@@ -24,7 +24,7 @@ const char gs_help_run[] =
 	"usage: gsearch run [--dry-run | --compile-only] [--device DEV] [--jobs N] [--arch sm_XX]\n"
 	"                   [--timeout S] [--setup-timeout S] [--compile-timeout S]\n"
 	"                   [--precision P] [--max-time S] [--focus F|off]\n"
-	"                   [--flush-l2] [--quiet] [--db FILE] [--shard I/N]\n"
+	"                   [--flush-l2] [--remeasure] [--quiet] [--db FILE] [--shard I/N]\n"
 	"                   [--threads N] [--set NAME=VALUE]... [--emu] SPACE\n"
 	"\n"
 	"Measures every valid configuration of SPACE: compiles its variant through\n"
@@ -36,8 +36,12 @@ const char gs_help_run[] =
 	"\n"
 	"The sweep is identified by the space text, kernel sources, problem values,\n"
 	"device and options; running the same command again resumes it: nothing\n"
-	"with a final outcome is measured twice.  Ctrl-C stops enqueueing, lets the\n"
-	"work in flight finish and exits 130; a second Ctrl-C stops the workers.\n"
+	"with a final outcome is measured twice.  A configuration whose result\n"
+	"another sweep of the store already has (the same variant, launches,\n"
+	"buffers, reference, device and options) takes that result instead of\n"
+	"being measured: an edited space measures only what the edit changed.\n"
+	"Ctrl-C stops enqueueing, lets the work in flight finish and exits 130;\n"
+	"a second Ctrl-C stops the workers.\n"
 	"\n"
 	"Exit status: 0 when the sweep ran and at least one configuration is ok;\n"
 	"1 on errors (the space, the store, a device), and when the sweep ran but\n"
@@ -64,6 +68,8 @@ const char gs_help_run[] =
 	"  --focus F|off     stop timing a configuration once it is surely F times slower\n"
 	"                    than the best so far (default 1.25; off: full precision)\n"
 	"  --flush-l2        write a buffer larger than L2 before every timed run\n"
+	"  --remeasure       take no result from another sweep: a sweep of its own\n"
+	"                    that measures every configuration\n"
 	"  --quiet           no progress display\n"
 	"  --db FILE         the store (default results/SPACE.db, or\n"
 	"                    results/SPACE.shard-I-of-N.db for a shard)\n"
@@ -81,7 +87,7 @@ static int store_fail(struct gs_store *st, const char *what)
 }
 
 struct run_opts {
-	int dry, compile_only, flush_l2, quiet;
+	int dry, compile_only, flush_l2, quiet, remeasure;
 	struct gs_stop_policy stop;
 	unsigned jobs;
 	int threads; /* the emulated device's, 0: all cores */
@@ -114,7 +120,8 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "quiet", no_argument, NULL, 'q' },       { "threads", required_argument, NULL, 'T' },
 		{ "precision", required_argument, NULL, 'P' }, { "max-time", required_argument, NULL, 'M' },
 		{ "focus", required_argument, NULL, 'F' }, { "setup-timeout", required_argument, NULL, 'U' },
-		{ "compile-timeout", required_argument, NULL, 'C' }, { NULL, 0, NULL, 0 },
+		{ "compile-timeout", required_argument, NULL, 'C' },
+		{ "remeasure", no_argument, NULL, 'R' }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
@@ -136,6 +143,7 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		case 'c': o->compile_only = 1; break;
 		case 'f': o->flush_l2 = 1; break;
 		case 'q': o->quiet = 1; break;
+		case 'R': o->remeasure = 1; break;
 		case 't':
 			/* inf or 1e30 would overflow the dispatcher's millisecond timer
 			 * and turn every configuration into a timeout */
@@ -566,6 +574,10 @@ int gs_cmd_run(int argc, char **argv)
 	/* what `ok` means: kept so that reports can say it */
 	if (!gs_space_validates(sp))
 		gs_buf_printf(&options_b, "%s\"validated\":false", options_b.len > 1 ? "," : "");
+	/* a sweep apart from the one that reuses, which running the same
+	 * command again resumes */
+	if (o.remeasure)
+		gs_buf_printf(&options_b, "%s\"remeasure\":true", options_b.len > 1 ? "," : "");
 	gs_buf_putc(&options_b, '}');
 	const char *options = gs_buf_str(&options_b);
 	struct gs_buf baseline_b = GS_BUF_INIT;
@@ -700,6 +712,8 @@ int gs_cmd_run(int argc, char **argv)
 			.compile_timeout_s = o.compile_timeout_s,
 			.flush_l2 = o.flush_l2,
 			.progress = o.quiet ? 0 : isatty(2) ? 2 : 1,
+			.device_ident = dv.ident,
+			.remeasure = o.remeasure,
 			.worker_cmd = getenv("GSEARCH_WORKER"),
 			.pre = measure && !dv.emu ? &pre : NULL,
 		};
@@ -717,6 +731,8 @@ int gs_cmd_run(int argc, char **argv)
 		       (unsigned long long)ss.compiled, arch, jobs, gs_nvrtc_version(nvrtc),
 		       (unsigned long long)ss.cached, (unsigned long long)ss.shared,
 		       (unsigned long long)ss.compile_errors, (unsigned long long)ss.skipped_done);
+		gs_sweep_reused_print(&ss, stdout);
+		gs_sweep_stats_release(&ss);
 		long long results = 0, ok = 0;
 		if (measure)
 			summary(st, sweep, sp, dv.ident, &results, &ok);

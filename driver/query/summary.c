@@ -27,6 +27,8 @@ struct summary {
 	int devices;
 	double work_s; /* time_ms x (runs + warm-ups) of the measured ok results */
 	char *filter_note;
+	int64_t reused;    /* outcomes taken from other sweeps */
+	char *reused_text; /* "268 results of sweep 3", NULL when none */
 };
 
 static int outcome_index(const char *s)
@@ -50,6 +52,40 @@ static int64_t count1(struct gs_query *q, const char *sql, int64_t id)
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+/* Which of the sweep's outcomes other sweeps measured: work it did not do,
+ * which its times do not include. */
+static int reused(struct gs_query *q, const struct gs_qsweep *sw, struct summary *m)
+{
+	sqlite3_stmt *s;
+	struct gs_buf by = GS_BUF_INIT;
+	int64_t first = 0;
+	size_t groups = 0;
+	if (q->schema < 9)
+		return 0;
+	if (sqlite3_prepare_v2(q->db, "SELECT reused_from, count(*) FROM result WHERE sweep_id = ?1"
+				      " AND reused_from IS NOT NULL GROUP BY 1 ORDER BY 1", -1, &s,
+			       NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(s, 1, sw->id);
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		int64_t n = sqlite3_column_int64(s, 1);
+		if (!groups)
+			first = sqlite3_column_int64(s, 0);
+		gs_buf_printf(&by, "%s%lld of sweep %lld", groups++ ? ", " : "", (long long)n,
+			      (long long)sqlite3_column_int64(s, 0));
+		m->reused += n;
+	}
+	sqlite3_finalize(s);
+	if (groups == 1)
+		m->reused_text = gs_xasprintf("%lld result%s of sweep %lld", (long long)m->reused,
+					      m->reused == 1 ? "" : "s", (long long)first);
+	else if (groups > 1)
+		m->reused_text = gs_xasprintf("%lld results: %s", (long long)m->reused,
+					      gs_buf_str(&by));
+	gs_buf_release(&by);
+	return 0;
 }
 
 static int gather(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f,
@@ -132,17 +168,22 @@ static int gather(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f
 	 * one pass over the sweep's ok rows, as `run` sums it result by result */
 	if (q->schema >= 6) {
 		sqlite3_stmt *s;
-		if (sqlite3_prepare_v2(q->db, "SELECT total(time_ms * (runs + coalesce(warmups, 0)))"
-					      " FROM result WHERE sweep_id = ?1 AND status = 'ok' AND"
-					      " NOT modeled AND runs > 0 AND time_ms > 0", -1, &s,
-				       NULL) == SQLITE_OK) {
+		/* reused results' work was done by another sweep (schema 9 on) */
+		const char *sql = q->schema >= 9
+			? "SELECT total(time_ms * (runs + coalesce(warmups, 0))) FROM result"
+			  " WHERE sweep_id = ?1 AND status = 'ok' AND NOT modeled AND runs > 0"
+			  " AND time_ms > 0 AND reused_from IS NULL"
+			: "SELECT total(time_ms * (runs + coalesce(warmups, 0))) FROM result"
+			  " WHERE sweep_id = ?1 AND status = 'ok' AND NOT modeled AND runs > 0"
+			  " AND time_ms > 0";
+		if (sqlite3_prepare_v2(q->db, sql, -1, &s, NULL) == SQLITE_OK) {
 			sqlite3_bind_int64(s, 1, sw->id);
 			if (sqlite3_step(s) == SQLITE_ROW)
 				m->work_s = sqlite3_column_double(s, 0) / 1e3;
 			sqlite3_finalize(s);
 		}
 	}
-	return 0;
+	return reused(q, sw, m);
 }
 
 static void release(struct summary *m)
@@ -150,6 +191,7 @@ static void release(struct summary *m)
 	free(m->best_params);
 	free(m->base_status);
 	free(m->filter_note);
+	free(m->reused_text);
 }
 
 static struct gs_overhead_in overhead_in(const struct gs_qsweep *sw, const struct summary *m)
@@ -234,6 +276,8 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 	if (sw->unvalidated)
 		gs_qprint_line(o, "validation", "none: the space has no reference; ok means only that "
 				   "a configuration ran");
+	if (m->reused_text)
+		gs_qprint_line(o, "reused", m->reused_text);
 	const char *mod = sw->modeled ? " (modeled)" : "";
 	if (m->best_idx >= 0) {
 		gs_buf_reset(&b);
@@ -303,6 +347,7 @@ static json_t *to_json(struct gs_query *q, const struct gs_qsweep *sw, const str
 		json_object_set_new(c, i < NOUT ? outcomes[i] : "not_run", json_integer(m->counts[i]));
 	json_object_set_new(o, "outcomes", c);
 	json_object_set_new(o, "validated", json_boolean(!sw->unvalidated));
+	json_object_set_new(o, "reused", json_integer(m->reused));
 	if (m->best_idx >= 0) {
 		json_t *b = json_object();
 		json_object_set_new(b, "idx", json_integer(m->best_idx));

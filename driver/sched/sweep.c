@@ -23,6 +23,7 @@
 #include "gen/gen.h"
 #include "gen/variant.h"
 #include "sched/compile.h"
+#include "sched/ident.h"
 #include "sched/order.h"
 #include "sched/prespawn.h"
 #include "sched/progress.h"
@@ -51,7 +52,8 @@ struct job {
 	struct gs_built b;
 	int64_t *idx; /* configurations waiting for this variant */
 	char **params;
-	size_t nidx, capidx, capparams;
+	char (*idents)[33]; /* their identities (sched/ident.h) */
+	size_t nidx, capidx, capparams, capidents;
 	size_t *pos;  /* the first configuration's value indices, for the predictor */
 	double cost;  /* predicted, when it entered the window */
 };
@@ -60,6 +62,7 @@ struct job {
 struct ready {
 	int64_t idx;
 	char hash[33];
+	char ident[33];
 	char *params;
 };
 
@@ -100,6 +103,7 @@ struct pipeline {
 	struct gs_enum e;
 	int enum_done;
 	struct gs_vm vm;
+	struct gs_ident *ident;
 	uint8_t *done_bits;
 	uint64_t nbits;
 	struct job *jobs;
@@ -171,12 +175,14 @@ static void rq_room(struct pipeline *pl)
 	}
 }
 
-static void ready_push(struct pipeline *pl, int64_t idx, const char *hash, char *params)
+static void ready_push(struct pipeline *pl, int64_t idx, const char *hash, const char *ident,
+		       char *params)
 {
 	rq_room(pl);
 	struct ready *r = &pl->rq[(pl->rq_head + pl->rq_n++) % pl->rq_cap];
 	r->idx = idx;
 	snprintf(r->hash, sizeof r->hash, "%s", hash);
+	snprintf(r->ident, sizeof r->ident, "%s", ident);
 	r->params = params;
 }
 
@@ -199,12 +205,20 @@ static void requeue_next(struct pipeline *pl, struct worker *w)
 	}
 }
 
-static void store_outcome(struct pipeline *pl, int64_t idx, const char *hash, const char *status,
-			  const char *error)
+/* The limit a configuration's outcome is judged by when another sweep
+ * would reuse it. */
+static double limit_of(const struct pipeline *pl)
+{
+	return pl->o->timeout_s;
+}
+
+static void store_outcome(struct pipeline *pl, int64_t idx, const char *hash, const char *ident,
+			  const char *status, const char *error)
 {
 	if (tx(pl, 1) < 0)
 		return;
-	if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, status, error) < 0)
+	if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, status, error, ident,
+				    limit_of(pl)) < 0)
 		store_err(pl, "cannot store an outcome");
 	tx(pl, 0);
 	mark_done(pl, idx);
@@ -229,7 +243,8 @@ static char *cached_log(struct pipeline *pl, const char *hash)
 /* A variant that did not compile: `invalid` with the limit named when ptxas
  * refused it for a resource the target lacks, as a launch over a limit is;
  * else a compile error.  log is NULL for a cached variant. */
-static void not_compiled(struct pipeline *pl, int64_t idx, const char *hash, const char *log)
+static void not_compiled(struct pipeline *pl, int64_t idx, const char *hash, const char *ident,
+			 const char *log)
 {
 	char *own = NULL, why[512];
 	if (!log)
@@ -237,13 +252,15 @@ static void not_compiled(struct pipeline *pl, int64_t idx, const char *hash, con
 	if (log && gs_complog_limit(log, pl->o->arch, why, sizeof why)) {
 		char *error = gs_xasprintf("%s\n%s", why, log);
 		pl->stats->by_status[1]++;
-		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "invalid", error) < 0)
+		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "invalid", error, ident,
+					    limit_of(pl)) < 0)
 			store_err(pl, "cannot store an outcome");
 		free(error);
 	} else {
 		pl->stats->compile_errors++;
 		pl->stats->by_status[2]++;
-		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "compile_error", own ? NULL : log) < 0)
+		if (gs_store_result_outcome(pl->st, pl->sweep, idx, hash, "compile_error",
+					    own ? NULL : log, ident, limit_of(pl)) < 0)
 			store_err(pl, "cannot store a compile error");
 	}
 	free(own);
@@ -251,16 +268,16 @@ static void not_compiled(struct pipeline *pl, int64_t idx, const char *hash, con
 }
 
 /* A configuration's variant is known: link it; measure it if it compiled. */
-static void variant_known(struct pipeline *pl, int64_t idx, const char *hash, const char *status,
-			  const char *log, char *params)
+static void variant_known(struct pipeline *pl, int64_t idx, const char *hash, const char *ident,
+			  const char *status, const char *log, char *params)
 {
 	if (gs_store_config_set_variant(pl->st, pl->sweep, idx, hash) < 0)
 		store_err(pl, "cannot link a configuration to its variant");
 	if (!strcmp(status, "compile_error")) {
-		not_compiled(pl, idx, hash, log);
+		not_compiled(pl, idx, hash, ident, log);
 		free(params);
 	} else if (pl->nworkers) {
-		ready_push(pl, idx, hash, params);
+		ready_push(pl, idx, hash, ident, params);
 	} else {
 		free(params);
 	}
@@ -309,7 +326,7 @@ static void after_cb(uv_work_t *req, int status)
 		pl->stats->compiled++;
 		for (size_t i = 0; i < j->nidx && !pl->failed; i++) {
 			pl->stats->compile_errors++;
-			store_outcome(pl, j->idx[i], NULL, "compile_error", j->b.out.log);
+			store_outcome(pl, j->idx[i], NULL, j->idents[i], "compile_error", j->b.out.log);
 		}
 	} else if (!pl->failed) {
 		pl->stats->compiled++;
@@ -343,7 +360,8 @@ static void after_cb(uv_work_t *req, int status)
 				store_err(pl, "cannot store a variant");
 			} else {
 				for (size_t i = 0; i < j->nidx && !pl->failed; i++) {
-					variant_known(pl, j->idx[i], j->v.hash, row.status, log, j->params[i]);
+					variant_known(pl, j->idx[i], j->v.hash, j->idents[i], row.status, log,
+						      j->params[i]);
 					j->params[i] = NULL;
 				}
 				pl->stats->shared += j->nidx - 1;
@@ -359,11 +377,13 @@ static void after_cb(uv_work_t *req, int status)
 	gs_variant_release(&j->v);
 	free(j->idx);
 	free(j->params);
+	free(j->idents);
 	free(j->pos);
 	j->idx = NULL;
 	j->params = NULL;
+	j->idents = NULL;
 	j->pos = NULL;
-	j->nidx = j->capidx = j->capparams = 0;
+	j->nidx = j->capidx = j->capparams = j->capidents = 0;
 	j->active = 0;
 	dispatch(pl);
 	pump(pl);
@@ -372,11 +392,13 @@ static void after_cb(uv_work_t *req, int status)
 	finish_if_done(pl);
 }
 
-static void add_waiter(struct job *j, int64_t idx, char *params)
+static void add_waiter(struct job *j, int64_t idx, const char *ident, char *params)
 {
 	gs_grow(&j->idx, &j->capidx, j->nidx + 1, sizeof(*j->idx));
 	gs_grow(&j->params, &j->capparams, j->nidx + 1, sizeof(*j->params));
+	gs_grow(&j->idents, &j->capidents, j->nidx + 1, sizeof(*j->idents));
 	j->params[j->nidx] = params;
+	snprintf(j->idents[j->nidx], sizeof j->idents[j->nidx], "%s", ident);
 	j->idx[j->nidx++] = idx;
 }
 
@@ -418,8 +440,29 @@ static struct job *find_job(struct pipeline *pl, const char *hash)
 	return NULL;
 }
 
+/* A configuration whose outcome another sweep had: counted like one
+ * measured, and by the sweep it came from. */
+static void reused(struct pipeline *pl, int64_t idx, const struct gs_reused *ru)
+{
+	struct gs_sweep_stats *s = pl->stats;
+	size_t i;
+	mark_done(pl, idx);
+	s->reused++;
+	s->by_status[outcome_index(ru->status)]++;
+	if (!strcmp(ru->status, "ok") && ru->time_ms > 0 && (pl->best_ms <= 0 || ru->time_ms < pl->best_ms))
+		pl->best_ms = ru->time_ms;
+	for (i = 0; i < s->nreused_by && s->reused_by[i].sweep != ru->from; i++)
+		;
+	if (i == s->nreused_by) {
+		s->reused_by = gs_xrealloc(s->reused_by, (i + 1) * sizeof(*s->reused_by));
+		s->reused_by[s->nreused_by++] = (struct gs_sweep_reused){ ru->from, 0 };
+	}
+	s->reused_by[i].n++;
+}
+
 /* Enumerate into the window (configurations whose variant is cached go
- * straight to the devices), then start what the threads can take. */
+ * straight to the devices, those whose result another sweep has are taken
+ * from it), then start what the threads can take. */
 static void pump(struct pipeline *pl)
 {
 	int in_tx = 0;
@@ -456,6 +499,28 @@ static void pump(struct pipeline *pl)
 			pl->stop = 1;
 			break;
 		}
+		char ident[33];
+		gs_ident_config(pl->ident, pl->e.env, &v, ident);
+		if (!pl->o->remeasure) {
+			struct gs_reused ru;
+			if (!in_tx && tx(pl, 1) == 0)
+				in_tx = 1;
+			if (gs_store_result_reuse(pl->st, pl->sweep, idx, ident, limit_of(pl), &ru) < 0) {
+				store_err(pl, "cannot reuse a result");
+				gs_variant_release(&v);
+				break;
+			}
+			if (ru.found) {
+				reused(pl, idx, &ru);
+				gs_variant_release(&v);
+				if (++ops >= 2000 && in_tx) {
+					tx(pl, 0);
+					in_tx = 0;
+					ops = 0;
+				}
+				continue;
+			}
+		}
 		struct gs_buf pj = GS_BUF_INIT;
 		gs_config_json(pl->sp, pl->e.env, &pj);
 		char *params = gs_buf_detach(&pj);
@@ -471,7 +536,7 @@ static void pump(struct pipeline *pl)
 			pl->stats->cached++;
 			if (!in_tx && tx(pl, 1) == 0)
 				in_tx = 1;
-			variant_known(pl, idx, v.hash, status, NULL, params);
+			variant_known(pl, idx, v.hash, ident, status, NULL, params);
 			gs_variant_release(&v);
 			if (++ops >= 2000 && in_tx) {
 				tx(pl, 0);
@@ -482,7 +547,7 @@ static void pump(struct pipeline *pl)
 		}
 		struct job *j = find_job(pl, v.hash);
 		if (j) {
-			add_waiter(j, idx, params);
+			add_waiter(j, idx, ident, params);
 			gs_variant_release(&v);
 			continue;
 		}
@@ -493,7 +558,7 @@ static void pump(struct pipeline *pl)
 		j->pos = gs_xmalloc((pl->sp->nparams + 1) * sizeof(*j->pos));
 		memcpy(j->pos, pl->e.pos, pl->sp->nparams * sizeof(*j->pos));
 		j->cost = gs_corder_predict(pl->order, j->pos);
-		add_waiter(j, idx, params);
+		add_waiter(j, idx, ident, params);
 	}
 	if (in_tx)
 		tx(pl, 0);
@@ -580,7 +645,7 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 	pl->stats->device_busy_s += gs_now() - w->t_dispatch;
 	pl->stats->measured++;
 	if (!o) {
-		store_outcome(pl, w->cur.idx, w->cur.hash, "launch_error",
+		store_outcome(pl, w->cur.idx, w->cur.hash, w->cur.ident, "launch_error",
 			      "the worker sent a result that is not JSON");
 		return 0;
 	}
@@ -617,6 +682,8 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 		.timed_ms = NUM("timed_ms"),
 		.runs = (int)NUM("runs"),
 		.warmups = (int)NUM("warmups"),
+		.ident = w->cur.ident,
+		.timeout_s = limit_of(pl),
 	};
 	if (r.timed_ms > 0)
 		pl->stats->timed_s += r.timed_ms / 1e3;
@@ -683,7 +750,7 @@ static void on_frame(struct worker *w, struct gs_frame *f)
 		fprintf(stderr, "gsearch: error: worker %s sent garbage; replacing it\n", w->label);
 		if (w->state == W_BUSY) {
 			uv_timer_stop(&w->timer);
-			store_outcome(pl, w->cur.idx, w->cur.hash, "crash",
+			store_outcome(pl, w->cur.idx, w->cur.hash, w->cur.ident, "crash",
 				      "the worker broke the protocol while measuring this");
 			free(w->cur.params);
 			w->cur.params = NULL;
@@ -765,7 +832,7 @@ static void worker_gone(struct worker *w)
 		pl->stats->device_busy_s += gs_now() - w->t_dispatch;
 		pl->stats->measured++;
 		if (!(w->killed && pl->second_int))
-			store_outcome(pl, w->cur.idx, w->cur.hash, outcome, why);
+			store_outcome(pl, w->cur.idx, w->cur.hash, w->cur.ident, outcome, why);
 		free(w->cur.params);
 		w->cur.params = NULL;
 		requeue_next(pl, w);
@@ -1079,7 +1146,7 @@ static void on_progress(uv_timer_t *t)
 	const struct gs_sweep_stats *s = pl->stats;
 	struct gs_progress p = {
 		.total = pl->total,
-		.before = s->skipped_done,
+		.before = s->skipped_done + s->reused,
 		.elapsed_s = gs_now() - pl->t0,
 		.best_ms = pl->best_ms,
 		.compile_only = !pl->nworkers,
@@ -1242,6 +1309,9 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 			snprintf(pl.ref_params, sizeof pl.ref_params, "%s", gs_buf_str(&b));
 		gs_buf_release(&b);
 	}
+	struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
+				    .flush_l2 = o->flush_l2, .nvrtc_version = gs_nvrtc_version(nvrtc) };
+	pl.ident = gs_ident_new(sp, &io);
 	if (o->ngpus && sp->nrefs) {
 		const char *tmp = getenv("TMPDIR");
 		snprintf(pl.cache_dir, sizeof pl.cache_dir, "%s/gsearch-ref.XXXXXX",
@@ -1293,6 +1363,7 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	uv_run(&pl.loop, UV_RUN_DEFAULT);
 	uv_loop_close(&pl.loop);
 	gs_isolate_shutdown();
+	gs_ident_free(pl.ident);
 	if (o->progress == 2)
 		fputc('\n', stderr);
 	stats->wall_s = gs_now() - pl.t0;
@@ -1308,6 +1379,7 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 			free(pl.window[i].params[k]);
 		free(pl.window[i].idx);
 		free(pl.window[i].params);
+		free(pl.window[i].idents);
 		free(pl.window[i].pos);
 		gs_variant_release(&pl.window[i].v);
 	}
@@ -1317,4 +1389,27 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	free(pl.workers);
 	free(pl.done_bits);
 	return pl.failed ? -1 : 0;
+}
+
+void gs_sweep_stats_release(struct gs_sweep_stats *stats)
+{
+	free(stats->reused_by);
+	stats->reused_by = NULL;
+	stats->nreused_by = 0;
+}
+
+void gs_sweep_reused_print(const struct gs_sweep_stats *stats, FILE *f)
+{
+	if (!stats->reused)
+		return;
+	fprintf(f, "reused %llu result%s", (unsigned long long)stats->reused,
+		stats->reused == 1 ? "" : "s");
+	if (stats->nreused_by == 1) {
+		fprintf(f, " of sweep %lld\n", (long long)stats->reused_by[0].sweep);
+		return;
+	}
+	for (size_t i = 0; i < stats->nreused_by; i++)
+		fprintf(f, "%s%llu of sweep %lld", i ? ", " : ": ",
+			(unsigned long long)stats->reused_by[i].n, (long long)stats->reused_by[i].sweep);
+	fputc('\n', f);
 }

@@ -8,6 +8,7 @@
 #define GS_SCHED_SWEEP_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dev/stoprule.h"
 #include "gen/gen.h"
@@ -36,12 +37,24 @@ struct gs_sweep_opts {
 	struct gs_stop_policy stop; /* how long each configuration is timed */
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */
+	const char *device_ident; /* the device part of a result's identity (sched/ident.h) */
+	int remeasure;            /* take no result of another sweep (sched/ident.h) */
 	const char *worker_cmd;   /* test hook: program run as the worker (default: this binary) */
 	struct gs_prespawned *pre; /* a worker already started for one GPU (prespawn.h), or NULL */
 };
 
+/* Results a run took from one other sweep. */
+struct gs_sweep_reused {
+	int64_t sweep;
+	uint64_t n;
+};
+
 struct gs_sweep_stats {
 	uint64_t configs, skipped_done; /* visited; already final in the store */
+	uint64_t reused;          /* outcomes taken from other sweeps of the store */
+	struct gs_sweep_reused *reused_by; /* by sweep, in order of first use; the caller
+				   * frees it (gs_sweep_stats_release) */
+	size_t nreused_by;
 	uint64_t compiled, cached, shared, compile_errors;
 	uint64_t measured, by_status[8];
 	uint64_t worker_restarts;
@@ -57,6 +70,11 @@ struct gs_sweep_stats {
  * start); the stats say how far it got. */
 int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_store *st,
 		 int64_t sweep_id, const struct gs_sweep_opts *o, struct gs_sweep_stats *stats);
+
+void gs_sweep_stats_release(struct gs_sweep_stats *stats);
+/* "reused 268 results of sweep 3\n" (or "...: 200 of sweep 3, 68 of sweep
+ * 4"), nothing when the run reused nothing. */
+void gs_sweep_reused_print(const struct gs_sweep_stats *stats, FILE *f);
 
 /* Outcome names in store order. */
 extern const char *const gs_outcomes[8];

@@ -81,6 +81,7 @@ struct merge {
 	/* the output's columns of result, less sweep_id, and of result_conflict */
 	struct cols rcols, ccols;
 	sqlite3_stmt *res_get, *res_ins, *conf_get, *conf_ins, *part_has, *part_put;
+	size_t input; /* the input being copied */
 };
 
 static int merr(struct merge *m, int code, const char *fmt, ...) GS_PRINTF(3, 4);
@@ -712,7 +713,48 @@ out:
  * several GPUs of one kind it was measured are not. */
 static int compared(const char *col)
 {
-	return strcmp(col, "measured_at") && strcmp(col, "device") && strcmp(col, "idx");
+	return strcmp(col, "measured_at") && strcmp(col, "device") && strcmp(col, "idx") &&
+	       strcmp(col, "reused_from") && strcmp(col, "timeout_s");
+}
+
+/* The output's id of the sweep an input's result was reused from: the
+ * output sweep of that sweep's identity, when the merge made it or the
+ * output has it; else 0, a sweep of another store. */
+static int64_t output_sweep(struct merge *m, int64_t in_id)
+{
+	const struct in_sweep *s = NULL;
+	sqlite3_stmt *q;
+	int64_t id = 0;
+
+	for (size_t i = 0; i < m->nsw && !s; i++)
+		if (m->sw[i].input == m->input && m->sw[i].id == in_id)
+			s = &m->sw[i];
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < m->ntg; i++)
+		if (!strcmp(m->tg[i].base, s->base))
+			return m->tg[i].id;
+	if (sqlite3_prepare_v2(m->out, "SELECT id FROM sweep WHERE ident_hash = ?1", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(q, 1, s->base, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		id = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return id;
+}
+
+/* Column i of the result columns, from q's column col, into ins at pos;
+ * reused_from names a sweep of the input, which the output numbers its
+ * own way. */
+static void bind_result_col(struct merge *m, sqlite3_stmt *ins, int pos, size_t i,
+			    sqlite3_stmt *q, int col)
+{
+	if (!strcmp(m->rcols.name[i], "reused_from") &&
+	    sqlite3_column_type(q, col) == SQLITE_INTEGER)
+		sqlite3_bind_int64(ins, pos, output_sweep(m, sqlite3_column_int64(q, col)));
+	else
+		sqlite3_bind_value(ins, pos, sqlite3_column_value(q, col));
 }
 
 /* Are rows a and b (the result columns m->rcols, from column offsets oa and
@@ -748,8 +790,7 @@ static int put_outcome(struct merge *m, struct target *t, sqlite3_stmt *q, int o
 	if (rc == SQLITE_DONE && as_result) {
 		sqlite3_bind_int64(m->res_ins, 1, t->id);
 		for (size_t i = 0; i < m->rcols.n; i++)
-			sqlite3_bind_value(m->res_ins, (int)i + 2,
-					   sqlite3_column_value(q, off + (int)i));
+			bind_result_col(m, m->res_ins, (int)i + 2, i, q, off + (int)i);
 		rc = sqlite3_step(m->res_ins);
 		sqlite3_reset(m->res_ins);
 		if (rc != SQLITE_DONE)
@@ -774,8 +815,7 @@ static int put_outcome(struct merge *m, struct target *t, sqlite3_stmt *q, int o
 	sqlite3_bind_text(m->conf_ins, 4, shard, -1, SQLITE_TRANSIENT);
 	for (size_t i = 0, k = 5; i < m->rcols.n; i++)
 		if (col_index(&m->ccols, m->rcols.name[i]) >= 0)
-			sqlite3_bind_value(m->conf_ins, (int)k++,
-					   sqlite3_column_value(q, off + (int)i));
+			bind_result_col(m, m->conf_ins, (int)k++, i, q, off + (int)i);
 	rc = sqlite3_step(m->conf_ins);
 	sqlite3_reset(m->conf_ins);
 	sqlite3_clear_bindings(m->conf_ins);
@@ -1178,6 +1218,7 @@ static int merge_input(struct merge *m, size_t input, const struct stat *out_sb)
 
 	if (rc == 0)
 		rc = copy_variants(m, src, m->inputs[input]);
+	m->input = input;
 	for (size_t i = 0; rc == 0 && i < m->nsw; i++) {
 		const struct in_sweep *s = &m->sw[i];
 		struct target *t = NULL;

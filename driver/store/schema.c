@@ -300,6 +300,43 @@ static const char schema_v8[] =
 	" here (JSON)\n') WHERE type = 'table' AND name = 'result';\n"
 	"PRAGMA writable_schema = OFF;\n";
 
+/* Schema 9: a result knows what determined it (sched/ident.h), so that a
+ * sweep of an edited space takes the outcomes of earlier sweeps that are
+ * still valid instead of measuring them again, and says where each came
+ * from.  The time limit it ran under decides whether a timeout is tried
+ * again.  The comments are put where SQLite would not (see schema 7). */
+#define COMMENTS(table, from, to)                                                          \
+	"UPDATE sqlite_master SET sql = replace(sql, '" from "', '" to "')"                  \
+	" WHERE type = 'table' AND name = '" table "';\n"
+static const char schema_v9[] =
+	"ALTER TABLE result ADD COLUMN ident TEXT;\n"
+	"ALTER TABLE result ADD COLUMN reused_from INTEGER;\n"
+	"ALTER TABLE result ADD COLUMN timeout_s REAL;\n"
+	"ALTER TABLE result_conflict ADD COLUMN ident TEXT;\n"
+	"ALTER TABLE result_conflict ADD COLUMN reused_from INTEGER;\n"
+	"ALTER TABLE result_conflict ADD COLUMN timeout_s REAL;\n"
+	"CREATE INDEX result_ident ON result(ident) WHERE ident IS NOT NULL;\n"
+	"PRAGMA writable_schema = ON;\n"
+	COMMENTS("result",
+		 "  source_entry TEXT, ident TEXT, reused_from INTEGER, timeout_s REAL,"
+		 "               -- imported: the file''s fields that have no column here (JSON)\n",
+		 "  source_entry TEXT,               -- imported: the file''s fields that have no"
+		 " column here (JSON)\n"
+		 "  ident TEXT,                      -- hash of what determines the outcome;"
+		 " NULL: before schema 9\n"
+		 "  reused_from INTEGER,             -- the sweep that measured it; NULL: this one,\n"
+		 "                                   -- 0: one of a store merged into this one\n"
+		 "  timeout_s REAL,                  -- the time limit per configuration it ran"
+		 " under\n")
+	COMMENTS("result_conflict",
+		 "  timed_ms REAL, ident TEXT, reused_from INTEGER, timeout_s REAL,\n",
+		 "  timed_ms REAL,\n"
+		 "  ident TEXT,\n"
+		 "  reused_from INTEGER,\n"
+		 "  timeout_s REAL,\n")
+	"PRAGMA writable_schema = OFF;\n";
+#undef COMMENTS
+
 const char *const gs_store_migrations[] = {
 	schema_v1, /* 0 -> 1 */
 	schema_v2, /* 1 -> 2 */
@@ -309,6 +346,7 @@ const char *const gs_store_migrations[] = {
 	schema_v6, /* 5 -> 6 */
 	schema_v7, /* 6 -> 7 */
 	schema_v8, /* 7 -> 8 */
+	schema_v9, /* 8 -> 9 */
 };
 const size_t gs_store_nmigrations = GS_ARRAY_SIZE(gs_store_migrations);
 

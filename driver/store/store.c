@@ -78,19 +78,25 @@
 	  "INSERT OR REPLACE INTO result (sweep_id, idx, variant_hash, status, time_ms, min_ms,"  \
 	  " iqr_ms, reps, blocks_per_sm, occupancy, limiter, energy_j, power_w, sm_clock_mhz,"    \
 	  " temp_c, max_abs_err, max_rel_err, error, metrics, counters, device, modeled,"         \
-	  " ci_lo_ms, ci_hi_ms, ci_pct, runs, warmups, timed_ms) VALUES"                          \
+	  " ci_lo_ms, ci_hi_ms, ci_pct, runs, warmups, timed_ms, ident, timeout_s) VALUES"         \
 	  " (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18,"    \
-	  " ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)")                                   \
+	  " ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)")                         \
 	X(RESULT_DONE, "SELECT idx FROM result WHERE sweep_id = ?1")                              \
 	X(CONFIG_SET_VARIANT,                                                                    \
 	  "UPDATE config SET variant_hash = ?3 WHERE sweep_id = ?1 AND idx = ?2")               \
 	X(CONFIG_UNCOMPILED,                                                                     \
 	  "SELECT count(*) FROM config WHERE sweep_id = ?1 AND variant_hash IS NULL")           \
 	X(RESULT_OUTCOME,                                                                        \
-	  "INSERT INTO result (sweep_id, idx, variant_hash, status, error) VALUES"               \
-	  " (?1, ?2, ?3, ?4, ?5) ON CONFLICT (sweep_id, idx) DO UPDATE SET"                      \
+	  "INSERT INTO result (sweep_id, idx, variant_hash, status, error, ident, timeout_s)"    \
+	  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (sweep_id, idx) DO UPDATE SET"       \
 	  " variant_hash = excluded.variant_hash, status = excluded.status,"                     \
-	  " error = excluded.error, measured_at = excluded.measured_at")
+	  " error = excluded.error, measured_at = excluded.measured_at,"                         \
+	  " ident = excluded.ident, timeout_s = excluded.timeout_s")                             \
+	X(RESULT_REUSED,                                                                         \
+	  "SELECT status, time_ms, reused_from FROM result WHERE sweep_id = ?1 AND idx = ?2")    \
+	X(CONFIG_VARIANT_OF_RESULT,                                                              \
+	  "UPDATE config SET variant_hash = (SELECT variant_hash FROM result"                    \
+	  " WHERE sweep_id = ?1 AND idx = ?2) WHERE sweep_id = ?1 AND idx = ?2")
 
 enum store_stmt {
 #define X(name, sql) ST_##name,
@@ -111,6 +117,7 @@ struct gs_store {
 	int readonly;
 	struct gs_buf err;
 	sqlite3_stmt *st[ST_COUNT]; /* prepared on first use */
+	sqlite3_stmt *reuse;        /* made from the result table's columns (gs_store_result_reuse) */
 };
 
 static int fail(struct gs_store *s, int code, const char *fmt, ...) GS_PRINTF(3, 4);
@@ -280,12 +287,28 @@ static int migrate(struct gs_store *s)
 					    "cannot open %s: database was written by a newer gsearch "
 					    "(schema %d, this gsearch knows %d)",
 					    s->path, v, GS_STORE_SCHEMA_VERSION);
-			/* a store from before schema 7 has views without its columns */
-			return first > 0 && first < 7 ? refresh_views(s) : 0;
+			/* a store from before schema 9 has views without its columns */
+			return first > 0 && first < 9 ? refresh_views(s) : 0;
 		}
 		if (first < 0)
 			first = v;
 		rc = exec(s, gs_store_migrations[v]);
+		/* A step that rewrites table text in sqlite_master leaves this
+		 * connection's parsed schema as it was; the next ALTER TABLE would
+		 * splice its column in at the old text's offsets.  A new schema
+		 * cookie makes SQLite read the text again. */
+		if (rc == SQLITE_OK && strstr(gs_store_migrations[v], "writable_schema")) {
+			int cookie;
+			char *bump;
+
+			if ((rc = pragma_int(s, "PRAGMA schema_version", &cookie)) < 0) {
+				exec(s, "ROLLBACK");
+				return rc;
+			}
+			bump = sqlite3_mprintf("PRAGMA schema_version = %d", cookie + 1);
+			rc = bump ? exec(s, bump) : SQLITE_NOMEM;
+			sqlite3_free(bump);
+		}
 		if (rc == SQLITE_OK) {
 			sql = sqlite3_mprintf("PRAGMA user_version = %d", v + 1);
 			rc = sql ? exec(s, sql) : SQLITE_NOMEM;
@@ -394,6 +417,7 @@ void gs_store_close(struct gs_store *s)
 		return;
 	for (size_t i = 0; i < ST_COUNT; i++)
 		sqlite3_finalize(s->st[i]);
+	sqlite3_finalize(s->reuse);
 	if (s->db) {
 		if (!s->readonly)
 			exec(s, "PRAGMA optimize");
@@ -759,6 +783,7 @@ static const struct view_col {
 	{ "metrics", "r.metrics" },
 	{ "counters", "r.counters" },
 	{ "variant_hash", "r.variant_hash" },
+	{ "reused_from", "r.reused_from" },
 	{ "device", "r.device" },
 	{ "measured_at", "r.measured_at" },
 };
@@ -1039,6 +1064,14 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *t)
 		sqlite3_bind_null(st, i);
 }
 
+static void bind_real_or_null(sqlite3_stmt *st, int i, double v)
+{
+	if (v >= 0 && v == v)
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
 static void bind_int_or_null(sqlite3_stmt *st, int i, int v)
 {
 	if (v >= 0)
@@ -1115,7 +1148,8 @@ int gs_store_config_set_variant(struct gs_store *s, int64_t sweep_id, int64_t id
 }
 
 int gs_store_result_outcome(struct gs_store *s, int64_t sweep_id, int64_t idx,
-			    const char *variant_hash, const char *status, const char *error)
+			    const char *variant_hash, const char *status, const char *error,
+			    const char *ident, double timeout_s)
 {
 	sqlite3_stmt *st = stmt(s, ST_RESULT_OUTCOME);
 	if (!st)
@@ -1125,6 +1159,8 @@ int gs_store_result_outcome(struct gs_store *s, int64_t sweep_id, int64_t idx,
 	bind_text_or_null(st, 3, variant_hash);
 	sqlite3_bind_text(st, 4, status, -1, SQLITE_STATIC);
 	bind_text_or_null(st, 5, error);
+	bind_text_or_null(st, 6, ident);
+	bind_real_or_null(st, 7, timeout_s > 0 ? timeout_s : -1);
 	int rc = sqlite3_step(st);
 	rc = rc == SQLITE_DONE ? 0
 			       : fail_db(s, rc, "cannot store the outcome of configuration %lld of sweep %lld",
@@ -1186,13 +1222,6 @@ int gs_store_variant_image(struct gs_store *s, const char *hash, void **cubin, s
 	return rc;
 }
 
-static void bind_real_or_null(sqlite3_stmt *st, int i, double v)
-{
-	if (v >= 0 && v == v)
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
 
 int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r)
 {
@@ -1228,6 +1257,8 @@ int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r)
 	bind_int_or_null(st, 26, r->runs > 0 ? r->runs : -1);
 	bind_int_or_null(st, 27, r->runs > 0 ? r->warmups : -1);
 	bind_real_or_null(st, 28, r->timed_ms > 0 ? r->timed_ms : -1);
+	bind_text_or_null(st, 29, r->ident);
+	bind_real_or_null(st, 30, r->timeout_s > 0 ? r->timeout_s : -1);
 	int rc = sqlite3_step(st);
 	rc = rc == SQLITE_DONE ? 0
 			       : fail_db(s, rc, "cannot store the result of configuration %lld",
@@ -1250,6 +1281,92 @@ int gs_store_done_bitmap(struct gs_store *s, int64_t sweep_id, uint64_t nbits, u
 			(*bits)[i / 8] |= (uint8_t)(1u << (i % 8));
 	}
 	rc = rc == SQLITE_DONE ? 0 : fail_db(s, rc, "cannot read the finished configurations");
+	finish(st);
+	return rc;
+}
+
+/* ---- results of other sweeps ---------------------------------------------------- */
+
+/* The statement that copies a result of another sweep: every column of
+ * result, read from the table itself, so that a column a later schema adds
+ * is copied with no change here. */
+static int reuse_stmt(struct gs_store *s)
+{
+	struct gs_buf cols = GS_BUF_INIT, sql = GS_BUF_INIT;
+	sqlite3_stmt *q;
+	int rc;
+
+	if (s->reuse)
+		return 0;
+	rc = sqlite3_prepare_v2(s->db, "SELECT name FROM pragma_table_info('result')", -1, &q, NULL);
+	if (rc != SQLITE_OK)
+		return fail_db(s, rc, "cannot read the columns of result");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(q, 0);
+		if (!strcmp(c, "sweep_id") || !strcmp(c, "idx") || !strcmp(c, "reused_from"))
+			continue;
+		gs_buf_puts(&cols, ", ");
+		put_ident(&cols, c);
+	}
+	sqlite3_finalize(q);
+	/* The newest of the results with this identity that other sweeps
+	 * measured or reused; a crash (the host's as much as the kernel's), a
+	 * compile that ran out of time and a timeout under a shorter limit
+	 * than now are tried again. */
+	gs_buf_printf(&sql,
+		      "INSERT INTO result (sweep_id, idx, reused_from%s) SELECT ?1, ?2,"
+		      " coalesce(reused_from, sweep_id)%s FROM result WHERE ident = ?3 AND"
+		      " sweep_id <> ?1 AND status <> 'crash' AND NOT (status = 'compile_error' AND"
+		      " variant_hash IS NULL) AND NOT (status = 'timeout' AND coalesce(timeout_s, 0) < ?4)"
+		      " ORDER BY measured_at DESC, sweep_id DESC LIMIT 1",
+		      gs_buf_str(&cols), gs_buf_str(&cols));
+	rc = sqlite3_prepare_v3(s->db, gs_buf_str(&sql), -1, SQLITE_PREPARE_PERSISTENT, &s->reuse,
+				NULL);
+	gs_buf_release(&cols);
+	gs_buf_release(&sql);
+	if (rc != SQLITE_OK)
+		return fail_db(s, rc, "cannot prepare the reuse of results on %s", s->path);
+	return 0;
+}
+
+int gs_store_result_reuse(struct gs_store *s, int64_t sweep_id, int64_t idx, const char *ident,
+			  double timeout_s, struct gs_reused *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!ident)
+		return 0;
+	if ((rc = reuse_stmt(s)) < 0)
+		return rc;
+	sqlite3_bind_int64(s->reuse, 1, sweep_id);
+	sqlite3_bind_int64(s->reuse, 2, idx);
+	sqlite3_bind_text(s->reuse, 3, ident, -1, SQLITE_STATIC);
+	sqlite3_bind_double(s->reuse, 4, timeout_s);
+	if ((rc = step_done(s, s->reuse, "cannot reuse a result")) < 0 || sqlite3_changes(s->db) != 1)
+		return rc;
+	if (!(st = stmt(s, ST_CONFIG_VARIANT_OF_RESULT)))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, sweep_id);
+	sqlite3_bind_int64(st, 2, idx);
+	if ((rc = step_done(s, st, "cannot link a reused result's configuration to its variant")) < 0)
+		return rc;
+	if (!(st = stmt(s, ST_RESULT_REUSED)))
+		return -EIO;
+	sqlite3_bind_int64(st, 1, sweep_id);
+	sqlite3_bind_int64(st, 2, idx);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->found = 1;
+		snprintf(out->status, sizeof out->status, "%s", (const char *)sqlite3_column_text(st, 0));
+		out->time_ms = sqlite3_column_type(st, 1) == SQLITE_NULL ? -1
+									  : sqlite3_column_double(st, 1);
+		out->from = sqlite3_column_int64(st, 2);
+		rc = 0;
+	} else {
+		rc = fail_db(s, rc, "cannot read a reused result");
+	}
 	finish(st);
 	return rc;
 }

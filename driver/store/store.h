@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 8
+#define GS_STORE_SCHEMA_VERSION 9
 
 struct gs_store;
 
@@ -132,6 +132,8 @@ struct gs_result_row {
 	double occupancy, energy_j, power_w, sm_clock_mhz, temp_c, max_abs_err, max_rel_err;
 	double ci_lo_ms, ci_hi_ms, ci_pct, timed_ms;
 	int runs, warmups;
+	const char *ident; /* what determined it (sched/ident.h); NULL: unknown */
+	double timeout_s;  /* the time limit it ran under; <= 0: none known */
 };
 int gs_store_result_put(struct gs_store *s, const struct gs_result_row *r);
 /* Indices of the configurations of a sweep that have a final outcome, as a
@@ -145,9 +147,27 @@ int gs_store_variant_put(struct gs_store *s, const struct gs_variant_row *v);
 int gs_store_config_set_variant(struct gs_store *s, int64_t sweep_id, int64_t idx,
 				const char *hash);
 /* Record a final outcome that needs no measurement (compile_error, invalid,
- * skipped) with its error text; replaces an earlier one. */
+ * skipped) with its error text, identity and time limit (as in
+ * gs_result_row); replaces an earlier one. */
 int gs_store_result_outcome(struct gs_store *s, int64_t sweep_id, int64_t idx,
-			    const char *variant_hash, const char *status, const char *error);
+			    const char *variant_hash, const char *status, const char *error,
+			    const char *ident, double timeout_s);
+
+/* What gs_store_result_reuse took. */
+struct gs_reused {
+	int found;
+	char status[16];
+	double time_ms;  /* < 0: none */
+	int64_t from;    /* the sweep that measured it */
+};
+/* Makes the newest result of another sweep with this identity the outcome
+ * of configuration idx of sweep_id (which has none yet), with reused_from
+ * naming the sweep that measured it, and links the configuration to its
+ * variant.  Not taken: a crash, a compile that ran out of time, and a
+ * timeout under a limit shorter than timeout_s; those are measured again.
+ * out->found = 0 when there is nothing to take. */
+int gs_store_result_reuse(struct gs_store *s, int64_t sweep_id, int64_t idx, const char *ident,
+			  double timeout_s, struct gs_reused *out);
 /* Configurations of a sweep that have no variant yet, in index order, are
  * what a compile-only run still has to do: *n of them. */
 int gs_store_config_uncompiled(struct gs_store *s, int64_t sweep_id, int64_t *n);

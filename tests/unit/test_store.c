@@ -580,7 +580,7 @@ START_TEST(test_migrates_schema_5)
 	sqlite3 *db = gs_store_sqlite(s);
 
 	add_configs(s, id);
-	/* back to schema 5: the columns of steps 6 and 7 dropped */
+	/* back to schema 5: the columns of steps 6 to 8 dropped */
 	sql_exec(db, "INSERT INTO result (sweep_id, idx, status, time_ms) VALUES (1, 0, 'ok', 1.5)");
 	sql_exec(db, "UPDATE sweep SET wall_s = 3, compile_busy_s = 1, device_busy_s = 2");
 	static const char *const cols[][2] = {
@@ -595,8 +595,12 @@ START_TEST(test_migrates_schema_5)
 		{ "sweep_part", "restart_s" }, { "sweep_part", "timed_s" },
 		{ "sweep", "baseline_json" }, { "sweep", "source_format" }, { "sweep", "source_path" },
 		{ "result", "source_entry" },
+		{ "result", "ident" }, { "result", "reused_from" }, { "result", "timeout_s" },
+		{ "result_conflict", "ident" }, { "result_conflict", "reused_from" },
+		{ "result_conflict", "timeout_s" },
 	};
-	sql_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul");
+	sql_exec(db, "DROP VIEW IF EXISTS sweep_1; DROP VIEW IF EXISTS matmul;"
+		     " DROP INDEX result_ident");
 	for (size_t i = 0; i < GS_ARRAY_SIZE(cols); i++) {
 		char *sql = gs_xasprintf("ALTER TABLE %s DROP COLUMN %s", cols[i][0], cols[i][1]);
 		sql_exec(db, sql);
@@ -674,18 +678,27 @@ START_TEST(test_migrates_schema_6)
 	db = gs_store_sqlite(s);
 	ck_assert_int_eq(gs_store_schema_version(s), GS_STORE_SCHEMA_VERSION);
 	/* the columns of schema 6, sweep.baseline_json after the others, and
-	 * schema 8's columns of imported sweeps */
+	 * schema 8's columns of imported sweeps, and result's (and
+	 * result_conflict's) three of schema 9 */
 	char *after = table_columns(db);
 	char *want = gs_xstrdup(cols);
-	char *sweep_end = strstr(want, ";sweep_part.");
-	ck_assert_ptr_nonnull(sweep_end);
-	*sweep_end = '\0';
-	char *conflict = strstr(want, ";result_conflict.");
-	ck_assert_ptr_nonnull(conflict);
-	char *want7 = gs_xasprintf("%.*s;result.source_entry TEXT 0  0%s;sweep.baseline_json TEXT 0"
-				   "  0;sweep.source_format TEXT 0  0;sweep.source_path TEXT 0  0%s",
-				   (int)(conflict - want), want, conflict,
-				   strstr(cols, ";sweep_part."));
+	char *cut[3] = { strstr(want, ";result_conflict."), strstr(want, ";sweep."),
+			 strstr(want, ";sweep_part.") };
+	ck_assert_ptr_nonnull(cut[0]);
+	ck_assert_ptr_nonnull(cut[1]);
+	ck_assert_ptr_nonnull(cut[2]);
+	char *rest[3] = { gs_xstrdup(cut[0]), gs_xstrdup(cut[1]), gs_xstrdup(cut[2]) };
+	*cut[0] = '\0';
+	rest[0][cut[1] - cut[0]] = '\0';
+	rest[1][cut[2] - cut[1]] = '\0';
+#define V9(t) ";" t ".ident TEXT 0  0;" t ".reused_from INTEGER 0  0;" t ".timeout_s REAL 0  0"
+	char *want7 = gs_xasprintf("%s;result.source_entry TEXT 0  0" V9("result") "%s"
+				   V9("result_conflict") "%s;sweep.baseline_json TEXT 0  0"
+				   ";sweep.source_format TEXT 0  0;sweep.source_path TEXT 0  0%s",
+				   want, rest[0], rest[1], rest[2]);
+#undef V9
+	for (size_t i = 0; i < 3; i++)
+		free(rest[i]);
 	ck_assert_str_eq(after, want7);
 	ck_assert_int_eq(sql_int(db, "SELECT baseline_json IS NULL FROM sweep WHERE id = 1"), 1);
 	char *ok = sql_text(db, "PRAGMA integrity_check");
@@ -700,11 +713,19 @@ START_TEST(test_migrates_schema_6)
 			   "  source_path TEXT % -- the file it was imported from, as given\n)" },
 		{ "result", "%\n  modeled INTEGER NOT NULL DEFAULT 0, -- 1: time_ms is modeled\n%" },
 		{ "result", "%\n  ci_lo_ms REAL, % -- the median's 95\\% interval, low end\n%" },
-		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n"
-			    "  source_entry TEXT, % -- imported: %\n  PRIMARY%" },
 		{ "result_conflict", "%\n  modeled INTEGER,\n  ci_lo_ms REAL,\n%" },
 		{ "sweep_part", "%\n  source TEXT, % -- the database merged from, as given; NULL: this"
 				" one\n  compile_threads INTEGER,%" },
+		{ "result", "%\n  timed_ms REAL, % -- timed kernel work, warm-up included\n"
+			    "  source_entry TEXT, % -- imported: the file's fields that have no column"
+			    " here (JSON)\n"
+			    "  ident TEXT, % -- hash of what determines the outcome; NULL: before schema 9\n"
+			    "  reused_from INTEGER, % -- the sweep that measured it; NULL: this one,\n"
+			    "% -- 0: one of a store merged into this one\n"
+			    "  timeout_s REAL, % -- the time limit per configuration it ran under\n"
+			    "  PRIMARY%" },
+		{ "result_conflict", "%\n  timed_ms REAL,\n  ident TEXT,\n  reused_from INTEGER,\n"
+				     "  timeout_s REAL,\n  FOREIGN%" },
 	};
 	for (size_t i = 0; i < GS_ARRAY_SIZE(comments); i++) {
 		sqlite3_stmt *st;
