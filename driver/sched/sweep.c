@@ -150,6 +150,18 @@ static int tx(struct pipeline *pl, int begin)
 	return 0;
 }
 
+/* One more write in the open transaction: commit every 2000, so that a long
+ * pass over cached or reused configurations neither holds one huge
+ * transaction nor pays a commit per row. */
+static void tx_count(struct pipeline *pl, int *in_tx, int *ops)
+{
+	if (++*ops >= 2000 && *in_tx) {
+		tx(pl, 0);
+		*in_tx = 0;
+		*ops = 0;
+	}
+}
+
 static int is_done(struct pipeline *pl, int64_t idx)
 {
 	return idx >= 0 && (uint64_t)idx < pl->nbits && (pl->done_bits[idx / 8] >> (idx % 8)) & 1;
@@ -513,11 +525,7 @@ static void pump(struct pipeline *pl)
 			if (ru.found) {
 				reused(pl, idx, &ru);
 				gs_variant_release(&v);
-				if (++ops >= 2000 && in_tx) {
-					tx(pl, 0);
-					in_tx = 0;
-					ops = 0;
-				}
+				tx_count(pl, &in_tx, &ops);
 				continue;
 			}
 		}
@@ -538,11 +546,7 @@ static void pump(struct pipeline *pl)
 				in_tx = 1;
 			variant_known(pl, idx, v.hash, ident, status, NULL, params);
 			gs_variant_release(&v);
-			if (++ops >= 2000 && in_tx) {
-				tx(pl, 0);
-				in_tx = 0;
-				ops = 0;
-			}
+			tx_count(pl, &in_tx, &ops);
 			continue;
 		}
 		struct job *j = find_job(pl, v.hash);
