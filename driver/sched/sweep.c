@@ -153,7 +153,7 @@ static int tx(struct pipeline *pl, int begin)
 /* One more write in the open transaction: commit every 2000, so that a long
  * pass over cached or reused configurations neither holds one huge
  * transaction nor pays a commit per row. */
-static void tx_count(struct pipeline *pl, int *in_tx, int *ops)
+static void tx_count(struct pipeline *pl, int *in_tx, unsigned *ops)
 {
 	if (++*ops >= 2000 && *in_tx) {
 		tx(pl, 0);
