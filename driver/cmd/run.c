@@ -42,7 +42,7 @@ const char gs_help_run[] =
 	"  --dry-run         create the sweep and its configurations, compile nothing\n"
 	"  --compile-only    also compile every variant (no GPU needed)\n"
 	"  --device DEV      cuda (all GPUs, the default when there is one), cuda:0,1,\n"
-	"                    emu:PROFILE (the emulated device: g80, gf100, sm_80, sm_90;\n"
+	"                    emu:PROFILE (the emulated device: g80, gf100, sm_80, sm_86, sm_90;\n"
 	"                    the default without a GPU is emu, that is emu:sm_90)\n"
 	"  --threads N       host threads of the emulated device (default: all cores)\n"
 	"  --jobs N          compile threads (default: the number of cores)\n"

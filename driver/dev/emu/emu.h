@@ -24,15 +24,26 @@ enum gs_emu_coalesce {
 	GS_EMU_COALESCE_SECTORS, /* compute >= 2.0: distinct 32-byte sectors per warp */
 };
 
+enum gs_emu_model_kind {
+	GS_EMU_MODEL_MWP,      /* Hong & Kim's MWP-CWP model at the emulator sizes (model.c) */
+	GS_EMU_MODEL_INTERVAL, /* the interval model at the real sizes (interval.c) */
+};
+
+/* A device profile: read from profiles/NAME.profile (profiles/README.md
+ * lists the keys and their sources), or from the copy compiled in. */
 struct gs_emu_profile {
-	const char *name;        /* "g80", "gf100", "sm_80", "sm_90" */
-	const char *gpu;         /* "GeForce 8800 GTX" */
+	char name[32];           /* "g80", "gf100", "sm_80", "sm_90" */
+	char gpu[64];            /* "GeForce 8800 GTX" */
 	int cc_major, cc_minor;
-	const char *arch;        /* the NVRTC target the variants compile for: "sm_75" for
+	char arch[16];           /* the NVRTC target the variants compile for: "sm_75" for
 				  * profiles older than NVRTC supports, else their own */
+	enum gs_emu_model_kind model;
+	int sample_blocks;       /* default blocks executed per launch at the real size;
+				  * 0: time at the emulator size */
 	int sms;
 	double clock_mhz;        /* shader clock */
-	double mem_bw_gbs;       /* DRAM bandwidth, GB/s */
+	double mem_bw_gbs;       /* DRAM bandwidth, GB/s, the specification's */
+	double dram_bw_gbs;      /* what streaming kernels reach (interval model) */
 	int warp_size;
 	int max_threads_block, max_threads_sm, max_blocks_sm, max_warps_sm;
 	int regs_sm, regs_block, max_regs_thread;
@@ -48,14 +59,31 @@ struct gs_emu_profile {
 				  * coalesced request (Hong & Kim's Departure_del_coal) */
 	double departure_delay_uncoal; /* cycles between two transactions of one uncoalesced
 					* warp leaving (Departure_del_uncoal) */
-	double issue_cycles[8];  /* cycles for one warp to issue one instruction, per class */
+	double issue_cycles[8];  /* cycles of an SM's pipe for one warp instruction, per class */
 	double barrier_cycles;   /* cost of one bar.sync per warp */
 	double launch_overhead_us;
+	/* the interval model (interval.c says how each is used) */
+	int subpartitions;       /* warp schedulers per SM */
+	double issue_per_sub;    /* warp instructions a scheduler issues per clock */
+	double lat[8];           /* dependent-issue latency per class; lat[GS_EMU_MEM] unused */
+	double lat_smem, lat_l1, lat_l2; /* load-to-use: shared, L1 hit, L2 hit */
+	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
+	double l1_bw;            /* L1 bytes per clock per SM */
+	double l2_bytes, l2_bw_gbs;
 };
 
-/* NULL-terminated list; find by name ("sm_90"), NULL if unknown. */
-extern const struct gs_emu_profile *const gs_emu_profiles[];
+/* The profiles: NULL-terminated, in a fixed order (the compiled-in ones,
+ * then others found in the profile directory, by name).  Loaded on first
+ * use from $GSEARCH_PROFILES, else profiles/ beside the binary's build
+ * tree (build/gsearch -> profiles/) or ../share/gsearch/profiles, else
+ * from the copies compiled in.  A file that does not parse is reported on
+ * stderr ("profiles/sm_90.profile:12: error: ...") and its compiled-in
+ * copy is used instead. */
+const struct gs_emu_profile *const *gs_emu_profile_list(void);
+#define gs_emu_profiles (gs_emu_profile_list())
 const struct gs_emu_profile *gs_emu_profile_find(const char *name);
+/* Parse one profile's text: 0, or -1 with "LINE: message" in err. */
+int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, size_t errlen);
 
 /* ---- occupancy --------------------------------------------------------------- */
 
