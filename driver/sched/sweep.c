@@ -850,6 +850,8 @@ started:
 	json_object_set_new(tj, "max_time", json_real(pl->o->stop.max_time_s));
 	if (pl->cache_dir[0])
 		json_object_set_new(tj, "cache", json_string(pl->cache_dir));
+	if (pl->o->emu_sample > 0)
+		json_object_set_new(tj, "emu_sample", json_integer(pl->o->emu_sample));
 	char *timing = json_dumps(tj, JSON_COMPACT);
 	json_decref(tj);
 	/* the space and its kernels as the supervisor read them (proto.h) */

@@ -188,6 +188,22 @@ size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry);
 /* address and size of a module variable (.global or .const), 0 or -1 */
 int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *addr, uint64_t *size);
 
+/* What one executed block of a sampled launch saw (probe.c): its counters,
+ * its warps' dependency chains and its global accesses through a private
+ * L1.  Owned by the caller of gs_emu_run; release with
+ * gs_emu_blockstat_release. */
+struct gs_emu_blockstat {
+	struct gs_emu_counters c;
+	double chain;            /* cycles of the block's longest warp, issued in order with
+				  * every result waiting for its inputs (L1 misses at lat.l2) */
+	double chain_misses;     /* L1-missing loads on that longest path */
+	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
+	uint64_t st_sectors;     /* sectors stored (written through to L2) */
+	uint64_t *sectors;       /* distinct sectors touched, sorted */
+	size_t nsectors;
+};
+void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
+
 struct gs_emu_launch {
 	const struct gs_ptx_module *mod;
 	int entry;
@@ -198,6 +214,12 @@ struct gs_emu_launch {
 	struct gs_emu_mem *mem;
 	int threads;                /* host threads for blocks; <= 1: this thread only */
 	volatile int *cancel;       /* stop early when *cancel becomes non-zero (may be NULL) */
+	/* a sampled launch: only these blocks (linear indices) run, each
+	 * observed into stats[i]; the L1 each sees is l1_bytes large */
+	const uint64_t *only;
+	size_t nonly;
+	struct gs_emu_blockstat *stats;
+	int l1_bytes;
 };
 
 enum {
@@ -212,6 +234,30 @@ enum {
  * the instruction and the address: "emulator: out-of-bounds st.global.f32
  * at line 87: address 0x10001000 (block (3,0,0) thread (5,0,0))". */
 int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *err, size_t errlen);
+
+/* ---- sampled launches ------------------------------------------------------------ */
+
+/* Choose at most n blocks of the grid (sample.c): idx[] their linear
+ * indices, weight[] how many blocks of the grid each stands for (the
+ * weights sum to the grid's blocks).  Returns how many were chosen. */
+size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight);
+
+/* The interval model's time for one launch (interval.c), from the sampled
+ * blocks' observations.  out->ms includes the launch overhead. */
+struct gs_emu_interval {
+	double ms, cycles;
+	double t_sm, t_l2, t_dram;  /* cycles: the busiest SM's waves, L2 and DRAM traffic */
+	double per_block_issue;     /* SM cycles one block's instructions take on the pipes */
+	double per_block_chain;     /* its longest dependency chain, DRAM latency included */
+	double l1_hit, l2_hit;      /* hit rates of loads */
+	double l2_bytes, dram_bytes;
+	int waves, blocks_per_sm;
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "latency", "l2", "dram" */
+};
+int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
+			  const unsigned block[3], const struct gs_emu_occ *occ,
+			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
+			  double footprint_cap, struct gs_emu_interval *out);
 
 /* ---- the timing model --------------------------------------------------------------- */
 
