@@ -100,6 +100,9 @@ static int number_in(const char *text, double lo, double hi, double *out)
 	return 0;
 }
 
+/* long-only: every letter may already be taken by the shared GS_OPT_* */
+enum { OPT_SAMPLE = 1000 };
+
 /* 0, or GS_EXIT_USAGE after printing why. */
 static int parse_options(int argc, char **argv, struct gs_space_args *a, struct run_opts *o)
 {
@@ -113,7 +116,7 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "precision", required_argument, NULL, 'P' }, { "max-time", required_argument, NULL, 'M' },
 		{ "focus", required_argument, NULL, 'F' }, { "setup-timeout", required_argument, NULL, 'U' },
 		{ "compile-timeout", required_argument, NULL, 'C' },
-		{ "emu-sample", required_argument, NULL, 'S' }, { NULL, 0, NULL, 0 },
+		{ "emu-sample", required_argument, NULL, OPT_SAMPLE }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
@@ -194,7 +197,7 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 			o->threads = (int)v;
 			break;
 		}
-		case 'S': {
+		case OPT_SAMPLE: {
 			char *end;
 			errno = 0;
 			long v = strtol(optarg, &end, 10);

@@ -921,8 +921,8 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
  * real-size form); or a GS_DEV_* code. */
 static int real_time(struct gs_measure *m, struct gs_module *mod, const struct gs_value *env,
 		     struct gs_func **funcs,
-		     const char *const *kernels, size_t nk, double *ms, char **metrics, char *err,
-		     size_t errlen)
+		     const char *const *kernels, size_t nk, double *ms, char **metrics,
+		     struct gs_value **renv_out, char *err, size_t errlen)
 {
 	const struct gs_space *rs = m->o.real;
 	struct gs_value *renv = gs_xmalloc(rs->nslots * sizeof(*renv));
@@ -954,7 +954,10 @@ out:
 	free(counters);
 	plan_free(&p);
 	gs_diag_release(&d);
-	free(renv);
+	if (rc == 0)
+		*renv_out = renv;
+	else
+		free(renv);
 	return rc;
 }
 
@@ -986,6 +989,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	}
 	struct gs_module *mod = NULL;
 	char *dev_metrics = NULL;
+	struct gs_value *renv = NULL; /* the real size's environment, when timed there */
 	struct gs_func *funcs[64];
 	struct gs_funcattr attrs[64];
 	struct plan p = { 0 };
@@ -1073,8 +1077,8 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	if (m->ops->modeled && m->real_ptr) {
 		/* validated at the emulator size; timed at the real one */
 		char *real_metrics = NULL;
-		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics, err,
-				    sizeof err)) != 0) {
+		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics, &renv,
+				    err, sizeof err)) != 0) {
 			if (rc > 0)
 				outcome(r, "launch_error", 0, "%s", err);
 			else
@@ -1099,27 +1103,30 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		goto launch_fail;
 	snprintf(r->status, sizeof r->status, "ok");
 metrics:
-	/* user metrics, with the figures bound, then the device's own */
+	/* user metrics, with the figures bound, then the device's own; a time
+	 * at the real size goes with the real problem's constants */
 	if (sp->nmetrics || dev_metrics) {
 		struct gs_buf mj = GS_BUF_INIT;
-		env[sp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
-		env[sp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
-		env[sp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
-		env[sp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
+		const struct gs_space *msp = renv ? m->o.real : sp;
+		struct gs_value *menv = renv ? renv : env;
+		menv[msp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
+		menv[msp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
+		menv[msp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
+		menv[msp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
 		gs_buf_putc(&mj, '{');
-		for (size_t i = 0; i < sp->nmetrics; i++) {
+		for (size_t i = 0; i < msp->nmetrics; i++) {
 			struct gs_value v;
 			if (i)
 				gs_buf_putc(&mj, ',');
-			gs_buf_put_json_str(&mj, sp->metrics[i].name);
+			gs_buf_put_json_str(&mj, msp->metrics[i].name);
 			gs_buf_putc(&mj, ':');
-			if (gs_vm_eval(&m->vm, sp->metrics[i].code, env, &v) == 0)
+			if (gs_vm_eval(&m->vm, msp->metrics[i].code, menv, &v) == 0)
 				gs_value_json(&mj, v);
 			else
 				gs_buf_puts(&mj, "null");
 		}
 		if (dev_metrics && dev_metrics[0]) {
-			if (sp->nmetrics)
+			if (msp->nmetrics)
 				gs_buf_putc(&mj, ',');
 			gs_buf_puts(&mj, dev_metrics);
 		}
@@ -1130,6 +1137,7 @@ metrics:
 launch_fail:
 	outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
 out:
+	free(renv);
 	free(dev_metrics);
 	plan_free(&p);
 	tp = gs_now();

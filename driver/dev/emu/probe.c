@@ -249,6 +249,32 @@ static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate)
 	return 0;
 }
 
+/* Lists sectors of the global footprint, merging the list when it grows
+ * long. */
+static void footprint_add(struct gs_xprobe *p, const uint64_t *sec, unsigned u)
+{
+	if (p->ns + u > p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 4096;
+		while (cap < p->ns + u)
+			cap *= 2;
+		uint64_t *ns = realloc(p->sect, cap * sizeof(*ns));
+		if (ns) {
+			p->sect = ns;
+			p->cap = cap;
+		}
+	}
+	for (unsigned i = 0; i < u && p->ns < p->cap; i++)
+		p->sect[p->ns++] = sec[i];
+	if (p->ns > (1u << 20) && p->ns == p->cap) {
+		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
+		size_t k = 0;
+		for (size_t i = 0; i < p->ns; i++)
+			if (!i || p->sect[i] != p->sect[i - 1])
+				p->sect[k++] = p->sect[i];
+		p->ns = k;
+	}
+}
+
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size)
 {
@@ -272,44 +298,39 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 		if (((a + size - 1) >> 5) != (a >> 5))
 			sec[n++] = (a + size - 1) >> 5;
 	}
-	qsort(sec, n, sizeof *sec, cmp_u64);
+	/* insertion sort: a warp's addresses mostly come in order already */
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t v = sec[i];
+		unsigned j = i;
+		for (; j && sec[j - 1] > v; j--)
+			sec[j] = sec[j - 1];
+		sec[j] = v;
+	}
 	unsigned u = 0;
 	for (unsigned i = 0; i < n; i++)
 		if (!i || sec[i] != sec[i - 1])
 			sec[u++] = sec[i];
-	if (space == 1) { /* global: the footprint */
-		if (p->ns + u > p->cap) {
-			size_t cap = p->cap ? 2 * p->cap : 4096;
-			while (cap < p->ns + u)
-				cap *= 2;
-			uint64_t *ns = realloc(p->sect, cap * sizeof(*ns));
-			if (ns) {
-				p->sect = ns;
-				p->cap = cap;
-			}
-		}
-		for (unsigned i = 0; i < u && p->ns < p->cap; i++)
-			p->sect[p->ns++] = sec[i];
-		/* keep the list short: every so often, sort and merge it */
-		if (p->ns > (1u << 20) && p->ns == p->cap) {
-			qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
-			size_t k = 0;
-			for (size_t i = 0; i < p->ns; i++)
-				if (!i || p->sect[i] != p->sect[i - 1])
-					p->sect[k++] = p->sect[i];
-			p->ns = k;
-		}
+	/* the footprint needs each sector once: a load that hits the L1 found
+	 * one already listed, so only misses and stores are listed */
+	unsigned miss = 0;
+	uint64_t *fresh = sec;
+	unsigned nf = u;
+	if (!store) {
+		nf = 0;
+		for (unsigned i = 0; i < u; i++)
+			if (!l1_access(p, sec[i], 1))
+				sec[nf++] = sec[i];
+		miss = nf;
+		p->l1_hit += u - miss;
+		p->l1_miss += miss;
 	}
+	if (space == 1)
+		footprint_add(p, fresh, nf);
 	if (store) {
 		if (space == 1)
 			p->st += u;
 		return;
 	}
-	unsigned miss = 0;
-	for (unsigned i = 0; i < u; i++)
-		miss += !l1_access(p, sec[i], 1);
-	p->l1_hit += u - miss;
-	p->l1_miss += miss;
 	if (in) {
 		double lat = miss ? pf->lat_l2 : pf->lat_l1;
 		uint32_t nm = p->pnm + (miss ? 1 : 0);
