@@ -52,8 +52,8 @@ struct gs_measure {
 	struct gs_cmpdev *cmp; /* device validation; NULL: on the host */
 	uint64_t flush[2];
 	size_t flush_bytes;
-	/* the real size's buffers (o.real): allocated, never filled (the
-	 * emulated device's memory reads zeros, pages only on first touch) */
+	/* the real size's buffers (o.real): allocated and filled once
+	 * (fill_real) */
 	uint64_t *real_ptr;
 	/* GSEARCH_PROFILE: where a worker's time goes, printed when it ends */
 	int profile;
@@ -294,6 +294,30 @@ static int reset_buffers(struct gs_measure *m)
 				return rc;
 		}
 	return 0;
+}
+
+/* A buffer at the real size gets its declared fill, once per worker, so
+ * that kernels whose work depends on the data (indices, bounds, counts)
+ * do the work they would do on the GPU.  It is never restored between
+ * configurations: only a sample of blocks writes it and nothing reads
+ * back what they wrote.  A fill that cannot be made at the real size (a
+ * file shorter than the real buffer, say) leaves the buffer zero: the
+ * real size times, it does not validate. */
+static void fill_real(struct gs_measure *m, const struct gs_space *rs, const struct gs_buffer *b,
+		      uint64_t ptr, size_t bytes)
+{
+	if (!bytes || b->fill.kind == GS_FILL_NONE || b->fill.kind == GS_FILL_ZERO)
+		return;
+	struct gs_value *env = gs_xmalloc(rs->nslots * sizeof(*env));
+	memcpy(env, rs->env0, rs->nslots * sizeof(*env));
+	void *host = malloc(bytes);
+	char err[256];
+	if (host && gs_fill_buffer(rs, b, host, env, &m->vm, err, sizeof err) == 0)
+		m->ops->upload(m->dev, ptr, host, bytes);
+	else
+		gs_trace("worker: a buffer stays zero at the real size");
+	free(host);
+	free(env);
 }
 
 /* Compile and load the kernels of `ls`; entries are the launches' kernel
@@ -594,6 +618,8 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 			if (ops->alloc(m->dev, bytes ? bytes : 1, &m->real_ptr[i]) < 0)
 				rc = -1, snprintf(err, errlen, "cannot allocate %s at the real size (%zu "
 						  "bytes): %s", b->name, bytes, ops->errmsg(m->dev));
+			else
+				fill_real(m, o->real, b, m->real_ptr[i], bytes);
 		}
 	}
 	if (rc == 0 && o->flush_l2 && m->info.l2_bytes > 0) {
