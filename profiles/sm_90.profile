@@ -9,6 +9,7 @@ cc = 9.0
 arch = sm_90
 model = interval
 sample_blocks = 32           # blocks executed per launch at the real size (--emu-sample)
+sample_warps = 256           # ... at most as many as hold 256 warps, 8 blocks at least
 sms = 132                    # [SPEC] [H100]
 clock_mhz = 1980             # [SPEC] [H100] maximum SM clock, that of the 67 TFLOPS fp32 figure
 mem_bw_gbs = 3350            # [SPEC] HBM3

@@ -351,6 +351,21 @@ START_TEST(test_sampler)
 }
 END_TEST
 
+/* The sample's size: the warp cap binds large blocks, down to the floor. */
+START_TEST(test_sample_size)
+{
+	struct gs_emu_profile p = { .sample_warps = 256 };
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 64), 32);   /* 64 warps: under the cap */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 256), 32);  /* 256 warps: at it */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 512), 16);  /* 16 warps a block */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 1024), GS_EMU_SAMPLE_MIN);
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 4, 1024), 4);   /* fewer asked */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 96), 32);
+	p.sample_warps = 0;
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 1024), 32);
+}
+END_TEST
+
 START_TEST(test_divergence)
 {
 	struct tb t;
@@ -1411,7 +1426,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

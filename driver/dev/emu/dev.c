@@ -467,7 +467,7 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 			add_interval(d, &d->timed[i].iv);
 			return 0;
 		}
-	size_t n = (size_t)d->sample;
+	size_t n = gs_emu_sample_size(d->prof, d->sample, l->block[0] * l->block[1] * l->block[2]);
 	uint64_t *idx = gs_xmalloc(n * sizeof(*idx));
 	double *w = gs_xmalloc(n * sizeof(*w));
 	n = gs_emu_sample(l->grid, n, idx, w);

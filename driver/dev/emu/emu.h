@@ -40,6 +40,8 @@ struct gs_emu_profile {
 	enum gs_emu_model_kind model;
 	int sample_blocks;       /* default blocks executed per launch at the real size;
 				  * 0: time at the emulator size */
+	int sample_warps;        /* ... but past GS_EMU_SAMPLE_MIN blocks, no more blocks
+				  * than hold this many warps; 0: no such cap */
 	int sms;
 	double clock_mhz;        /* shader clock */
 	double mem_bw_gbs;       /* DRAM bandwidth, GB/s, the specification's */
@@ -241,6 +243,11 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
  * indices, weight[] how many blocks of the grid each stands for (the
  * weights sum to the grid's blocks).  Returns how many were chosen. */
 size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight);
+
+/* The blocks a launch samples: at most `blocks`, and, past GS_EMU_SAMPLE_MIN,
+ * no more than hold the profile's sample_warps warps. */
+enum { GS_EMU_SAMPLE_MIN = 8 };
+size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned block_threads);
 
 /* The interval model's time for one launch (interval.c), from the sampled
  * blocks' observations.  out->ms includes the launch overhead. */

@@ -38,6 +38,7 @@ static const struct field {
 	{ "arch", F_STR, OFF(arch), SZ(arch), 1 },
 	{ "model", F_MODEL, 0, 0, 1 },
 	{ "sample_blocks", F_INT, OFF(sample_blocks), 0, 0 },
+	{ "sample_warps", F_INT, OFF(sample_warps), 0, 0 },
 	{ "sms", F_INT, OFF(sms), 0, 1 },
 	{ "clock_mhz", F_DBL, OFF(clock_mhz), 0, 1 },
 	{ "mem_bw_gbs", F_DBL, OFF(mem_bw_gbs), 0, 1 },

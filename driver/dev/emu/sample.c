@@ -101,3 +101,21 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 	}
 	return k;
 }
+
+/* Blocks of one grid do the same work, but for its edges, so a sample is
+ * for telling edges from interior, not for statistics: past a few blocks,
+ * more of them only cost time, and large blocks cost most.  Hence a cap in
+ * warps: 32 blocks of 64 threads, 8 of 1,024 at 256 warps. */
+size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned block_threads)
+{
+	size_t n = blocks > 0 ? (size_t)blocks : 0;
+	unsigned warps = (block_threads + 31) / 32;
+	if (p->sample_warps > 0 && warps) {
+		size_t cap = ((size_t)p->sample_warps + warps - 1) / warps;
+		if (cap < GS_EMU_SAMPLE_MIN)
+			cap = GS_EMU_SAMPLE_MIN;
+		if (n > cap)
+			n = cap;
+	}
+	return n;
+}
