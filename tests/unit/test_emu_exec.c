@@ -245,6 +245,9 @@ END_TEST
 /* ---- sampled launches: the observer and the sampler ----------------------------- */
 
 /* Run a hand-built module as a sampled launch of block 0 of one block. */
+/* blocks resident beside a probed one (0: the probe takes 1) */
+static int tb_bps;
+
 static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, void **args,
 		     int l1_bytes, struct gs_emu_blockstat *st)
 {
@@ -255,6 +258,7 @@ static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, voi
 		.mod = &t->m, .entry = 0, .grid = { 1, 1, 1 }, .block = { threads, 1, 1 },
 		.args = args, .prof = gs_emu_profile_find("sm_90"), .mem = mem, .threads = 1,
 		.only = &only, .nonly = 1, .stats = st, .l1_bytes = l1_bytes,
+		.blocks_per_sm = tb_bps,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
@@ -277,6 +281,18 @@ START_TEST(test_probe_chain)
 	tb_probe(&t, &mem, 32, NULL, 65536, &st);
 	ck_assert_double_eq_tol(st.chain, 1 + (k - 1) * 4.4 + 1, 1e-9);
 	ck_assert_int_eq((int)st.c.warp_inst[GS_EMU_FP32], k);
+	/* its issue is K + 1 warp instructions on 4 schedulers: what that does
+	 * not cover of the chain is exposed, less with 4 blocks beside it, and
+	 * nothing with enough of them */
+	double issue = (k + 1) / 4.0;
+	ck_assert_double_eq_tol(st.exposed, st.chain - issue, 1e-9);
+	tb_bps = 4;
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.exposed, st.chain - 4 * issue, 1e-9);
+	tb_bps = 32;
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.exposed, 0, 1e-9);
+	tb_bps = 0;
 	/* independent FFMAs issue back to back: K + 1 cycles */
 	tb_init(&t, 0);
 	one = tb_imm(&t, 0x3f800000u, 0);

@@ -479,6 +479,7 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	l->nonly = n;
 	l->stats = st;
 	l->l1_bytes = l1 > floor_ ? l1 : floor_;
+	l->blocks_per_sm = o->blocks_per_sm;
 	struct gs_emu_counters c;
 	int rc = gs_emu_run(l, &c, d->err, sizeof d->err);
 	if (rc == 0) {
@@ -617,10 +618,10 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 		snprintf(buf, sizeof buf,
 			 "\"model_bound\":\"%s\",\"model_sm_ms\":%.6g,\"model_l2_ms\":%.6g,"
 			 "\"model_dram_ms\":%.6g,\"model_block_issue\":%.6g,"
-			 "\"model_block_chain\":%.6g,\"model_waves\":%d,\"model_l1_hit\":%.4f,"
-			 "\"model_l2_hit\":%.4f,\"model_sample\":%d",
+			 "\"model_block_chain\":%.6g,\"model_block_exposed\":%.6g,\"model_waves\":%d,"
+			 "\"model_l1_hit\":%.4f,\"model_l2_hit\":%.4f,\"model_sample\":%d",
 			 v->bound, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz, v->per_block_issue,
-			 v->per_block_chain, v->waves, v->l1_hit, v->l2_hit, d->sample);
+			 v->per_block_chain, v->per_block_exposed, v->waves, v->l1_hit, v->l2_hit, d->sample);
 		free(*counters);
 		*counters = NULL;
 	}

@@ -199,6 +199,8 @@ struct gs_emu_blockstat {
 	double chain;            /* cycles of the block's longest warp, issued in order with
 				  * every result waiting for its inputs (L1 misses at lat.l2) */
 	double chain_misses;     /* L1-missing loads on that longest path */
+	double exposed;          /* cycles of latency that blocks_per_sm blocks' issue does not
+				  * cover, summed over the block's barrier intervals */
 	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */
 	uint64_t *sectors;       /* distinct sectors touched, sorted */
@@ -222,6 +224,7 @@ struct gs_emu_launch {
 	size_t nonly;
 	struct gs_emu_blockstat *stats;
 	int l1_bytes;
+	int blocks_per_sm;          /* resident with it: the issue that covers its latency */
 };
 
 enum {
@@ -256,6 +259,7 @@ struct gs_emu_interval {
 	double t_sm, t_l2, t_dram;  /* cycles: the busiest SM's waves, L2 and DRAM traffic */
 	double per_block_issue;     /* SM cycles one block's instructions take on the pipes */
 	double per_block_chain;     /* its longest dependency chain, DRAM latency included */
+	double per_block_exposed;   /* latency its barrier intervals leave uncovered */
 	double l1_hit, l2_hit;      /* hit rates of loads */
 	double l2_bytes, dram_bytes;
 	int waves, blocks_per_sm;

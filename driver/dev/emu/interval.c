@@ -16,10 +16,16 @@
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
  *           that path in the proportion L2 misses.
  *
- * A wave of b blocks resident on an SM takes max(b x max(issue, smem, l1),
- * chain): the throughput of the resident blocks, unless one block's
- * dependency chain is longer (too few warps to hide latency: the interval
- * model's "latency" intervals).  The busiest SM runs ceil(blocks / SMs)
+ * A wave of b blocks resident on an SM takes b x max(issue, smem, l1), the
+ * throughput of the resident blocks, plus the latency they leave exposed:
+ * probe.c splits each block at its barriers and, for every interval, adds
+ * what of its longest warp's path (the interval model's "latency"
+ * interval) b blocks' issue in that interval does not cover, the blocks
+ * running in step.  A barrier drains the block, so with few blocks per
+ * SM the load latency before each barrier shows; without barriers this is
+ * max(b x issue, chain).  Never less than the chain itself (DRAM latency
+ * added).  The bound is "latency" when the exposure adds half the issue
+ * or more.  The busiest SM runs ceil(blocks / SMs)
  * blocks, in full waves of blocks_per_sm and a last partial one (waves and
  * tail).  The whole grid's traffic bounds the time too: L2 sectors (L1
  * load misses and every stored sector) at l2_bw_gbs, and DRAM bytes at
@@ -46,7 +52,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 {
 	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
 	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
-	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0;
+	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0, exposed = 0;
 	(void)block;
 	memset(out, 0, sizeof(*out));
 	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
@@ -63,6 +69,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		miss += w * (double)b->l1_miss;
 		stores += w * (double)b->st_sectors;
 		distinct += (double)b->nsectors;
+		exposed += w * b->exposed;
 		/* the longest chain of the sample sets the pace of a wave: blocks
 		 * of one wave wait for the slowest */
 		if (b->chain > chain) {
@@ -83,6 +90,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	}
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
 	smem /= wsum;
+	exposed /= wsum;
 	double l1c = l1 / wsum * 32 / p->l1_bw;
 	double thr = issue;
 	const char *sm_bound = pipe_names[pipe];
@@ -108,14 +116,17 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
 	uint64_t busiest = (nblocks + sms - 1) / sms;
 	uint64_t full = busiest / bps, rest = busiest % bps;
-	double wave = (double)bps * thr > chain ? (double)bps * thr : chain;
+	double busy = (double)bps * thr + exposed;
+	double wave = busy > chain ? busy : chain;
 	double t_sm = (double)full * wave;
-	int latency = chain >= (double)bps * thr && full;
+	int latency = full && wave > (double)bps * thr * 1.5;
 	if (rest) {
-		double tail = (double)rest * thr > chain ? (double)rest * thr : chain;
+		/* fewer blocks cover less latency: at least the full wave's exposure */
+		busy = (double)rest * thr + exposed;
+		double tail = busy > chain ? busy : chain;
 		t_sm += tail;
 		if (!full)
-			latency = chain >= (double)rest * thr;
+			latency = tail > (double)rest * thr * 1.5;
 	}
 	double hz = p->clock_mhz * 1e6;
 	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
@@ -136,6 +147,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	out->t_dram = t_dram;
 	out->per_block_issue = thr;
 	out->per_block_chain = chain;
+	out->per_block_exposed = exposed;
 	out->l1_hit = hit + miss > 0 ? hit / (hit + miss) : 0;
 	out->l2_hit = l2_bytes > 0 ? 1 - dram_share : 0;
 	out->l2_bytes = l2_bytes;

@@ -47,6 +47,10 @@ struct gs_xprobe {
 	uint64_t l1_hit, l1_miss, st;
 	uint64_t *sect;
 	size_t ns, cap;
+	/* the barrier interval under way: when it began, what it issued */
+	double iv_start, exposed;
+	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors;
+	unsigned bps;
 };
 
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
@@ -57,6 +61,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->p = x->l->prof;
 	p->nwarps = x->nwarps;
 	p->nreg = x->m->rf_bytes / 128 + 1;
+	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->nm = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->nm));
 	p->clk = calloc(p->nwarps, sizeof(*p->clk));
@@ -103,6 +108,37 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->sect = NULL;
 	p->ns = p->cap = 0;
 	p->pin = NULL;
+	p->iv_start = p->exposed = 0;
+	memset(p->iv_inst, 0, sizeof p->iv_inst);
+	p->iv_smem = p->iv_sectors = 0;
+}
+
+/* Ends the barrier interval at `t`: what of its latency (t - iv_start)
+ * the issue of bps such intervals, one per resident block, leaves
+ * uncovered.  The resident blocks are taken to run in step, each with
+ * this block's work; the interval's issue is the busiest of the pipes,
+ * the schedulers, the shared-memory wavefronts and the L1 bandwidth, as in
+ * interval.c. */
+static void interval_end(struct gs_xprobe *p, double t)
+{
+	const struct gs_emu_profile *pf = p->p;
+	double all = 0, thr = 0;
+	for (int c = 0; c < GS_EMU_NCLASS; c++) {
+		all += p->iv_inst[c];
+		if (p->iv_inst[c] * pf->issue_cycles[c] > thr)
+			thr = p->iv_inst[c] * pf->issue_cycles[c];
+	}
+	double sched = all / (pf->subpartitions * pf->issue_per_sub);
+	double l1 = p->iv_sectors * 32 / pf->l1_bw;
+	thr = thr > sched ? thr : sched;
+	thr = thr > p->iv_smem ? thr : p->iv_smem;
+	thr = thr > l1 ? thr : l1;
+	double gap = (t - p->iv_start) - (double)p->bps * thr;
+	if (gap > 0)
+		p->exposed += gap;
+	p->iv_start = t;
+	memset(p->iv_inst, 0, sizeof p->iv_inst);
+	p->iv_smem = p->iv_sectors = 0;
 }
 
 static unsigned reg(const struct gs_xprobe *p, uint32_t off)
@@ -199,6 +235,8 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	}
 	p->clk[wi] = t;
 	p->wnm[wi] = nm;
+	if (in->cls < GS_EMU_NCLASS)
+		p->iv_inst[in->cls]++;
 	p->cw = wi;
 	p->pt = t;
 	p->pnm = nm;
@@ -283,6 +321,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	const struct gs_ins *in = p->pin;
 	uint32_t d[4];
 	if (space == 0) { /* shared */
+		p->iv_smem++;
 		if (!store && in) {
 			int nd = dests(in, d);
 			for (int i = 0; i < nd; i++)
@@ -321,6 +360,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 			if (!l1_access(p, sec[i], 1))
 				sec[nf++] = sec[i];
 		miss = nf;
+		p->iv_sectors += u;
 		p->l1_hit += u - miss;
 		p->l1_miss += miss;
 	}
@@ -351,6 +391,7 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 			nm = p->wnm[i];
 		}
 	t += p->p->barrier_cycles;
+	interval_end(p, t);
 	for (unsigned i = 0; i < p->nwarps; i++)
 		if (x->w[i].state == GS_XW_BAR) {
 			p->clk[i] = t;
@@ -367,6 +408,8 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 			out->chain = p->clk[i];
 			out->chain_misses = p->wnm[i];
 		}
+	interval_end(p, out->chain);
+	out->exposed = p->exposed;
 	out->l1_hit = p->l1_hit;
 	out->l1_miss = p->l1_miss;
 	out->st_sectors = p->st;
