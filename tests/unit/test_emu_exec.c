@@ -293,6 +293,20 @@ START_TEST(test_probe_chain)
 	tb_probe(&t, &mem, 32, NULL, 65536, &st);
 	ck_assert_double_eq_tol(st.exposed, 0, 1e-9);
 	tb_bps = 0;
+	/* independent FFMAs between the dependent ones issue in their stalls
+	 * (a basic block is scheduled by its dependencies): no longer */
+	tb_init(&t, 0);
+	x = tb_reg(&t, 0);
+	one = tb_imm(&t, 0x3f800000u, 0);
+	for (int i = 0; i < k; i++) {
+		struct gs_ins *in = tb_ins(&t, GS_OP_FMAF32, GS_EMU_FP32, x, i ? x : one, one);
+		in->o[3] = i ? x : one;
+		in = tb_ins(&t, GS_OP_FMAF32, GS_EMU_FP32, tb_reg(&t, 0), one, one);
+		in->o[3] = one;
+	}
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.chain, 1 + (k - 1) * 4.4 + 1, 1e-9);
 	/* independent FFMAs issue back to back: K + 1 cycles */
 	tb_init(&t, 0);
 	one = tb_imm(&t, 0x3f800000u, 0);

@@ -1,8 +1,12 @@
 /* probe.c — what a sampled launch observes of each block it executes, for
  * the interval model (interval.c):
  *
- *   - a dependency chain per warp: instructions issue in order, one per
- *     clock at most, each when its source registers are ready; a result is
+ *   - a dependency chain per warp: within a basic block, instructions
+ *     issue one per clock at most, each as soon as its source registers are
+ *     ready, not after the stalls of earlier ones (ptxas schedules a block's
+ *     independent loads ahead of the uses of earlier ones); a branch or a
+ *     barrier issues after its whole block, and the next block starts
+ *     there.  Predicates and memory add no dependency.  A result is
  *     ready after its class's latency (lat.CLASS), a shared load after
  *     lat.smem, a global load after lat.l1 when all its sectors hit the L1,
  *     else after lat.l2, and the path remembers how many such L1 misses it
@@ -20,10 +24,11 @@
  *   - the distinct sectors the block touched, so that the model can bound
  *     DRAM traffic by the grid's footprint.
  *
- * Predicates are not followed (a guard adds no dependency), and registers
- * are PTX's virtual ones: ptxas's own schedule and register reuse are not
- * seen.  Everything is per block and in the block's own deterministic
- * order, so the observations do not depend on host threads. */
+ * Registers are PTX's virtual ones, so the dependencies are the program's
+ * own; ptxas's register reuse and its scheduling across basic blocks
+ * (unrolling that PTX does not show) are not seen.  Everything is per block
+ * and in the block's own deterministic order, so the observations do not
+ * depend on host threads. */
 #include "dev/emu/exec_int.h"
 
 #include <stdlib.h>
@@ -34,7 +39,10 @@ struct gs_xprobe {
 	unsigned nwarps, nreg;
 	double *ready;       /* nwarps x nreg: when each register's value is ready */
 	uint32_t *nm;        /* L1 misses on the path to it */
-	double *clk;         /* each warp's last issue */
+	double *clk;         /* each warp's latest issue */
+	double *bbs;         /* when its basic block began */
+	unsigned *slot;      /* instructions it issued in that block */
+	uint32_t *bnm;       /* L1 misses on the path to the block's start */
 	uint32_t *wnm;
 	/* the instruction being executed */
 	unsigned cw;
@@ -65,6 +73,9 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->nm = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->nm));
 	p->clk = calloc(p->nwarps, sizeof(*p->clk));
+	p->bbs = calloc(p->nwarps, sizeof(*p->bbs));
+	p->slot = calloc(p->nwarps, sizeof(*p->slot));
+	p->bnm = calloc(p->nwarps, sizeof(*p->bnm));
 	p->wnm = calloc(p->nwarps, sizeof(*p->wnm));
 	p->assoc = p->p && p->p->l1_assoc ? (unsigned)p->p->l1_assoc : 4;
 	int bytes = x->l->l1_bytes > 0 ? x->l->l1_bytes : 32 * 1024;
@@ -73,7 +84,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		p->sets = 1;
 	p->tag = malloc((size_t)p->sets * p->assoc * sizeof(*p->tag));
 	p->age = malloc((size_t)p->sets * p->assoc * sizeof(*p->age));
-	if (!p->ready || !p->nm || !p->clk || !p->wnm || !p->tag || !p->age) {
+	if (!p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -87,6 +98,9 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->ready);
 	free(p->nm);
 	free(p->clk);
+	free(p->bbs);
+	free(p->slot);
+	free(p->bnm);
 	free(p->wnm);
 	free(p->tag);
 	free(p->age);
@@ -100,6 +114,9 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	memset(p->ready, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->ready));
 	memset(p->nm, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->nm));
 	memset(p->clk, 0, p->nwarps * sizeof(*p->clk));
+	memset(p->bbs, 0, p->nwarps * sizeof(*p->bbs));
+	memset(p->slot, 0, p->nwarps * sizeof(*p->slot));
+	memset(p->bnm, 0, p->nwarps * sizeof(*p->bnm));
 	memset(p->wnm, 0, p->nwarps * sizeof(*p->wnm));
 	memset(p->tag, 0xff, (size_t)p->sets * p->assoc * sizeof(*p->tag));
 	memset(p->age, 0, (size_t)p->sets * p->assoc * sizeof(*p->age));
@@ -219,8 +236,17 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	unsigned wi = w->id;
-	double t = p->clk[wi] + 1;
-	uint32_t nm = p->wnm[wi];
+	/* within a basic block, in the order its operands allow (ptxas's list
+	 * scheduling hoists independent loads above the uses of earlier ones),
+	 * one instruction a cycle; a branch or barrier waits for the whole
+	 * block to have issued */
+	int ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
+	double t = p->bbs[wi] + ++p->slot[wi];
+	uint32_t nm = p->bnm[wi];
+	if (ends && p->clk[wi] + 1 > t) {
+		t = p->clk[wi] + 1;
+		nm = p->wnm[wi];
+	}
 	uint32_t s[5], d[4];
 	int n = srcs(in, s);
 	for (int i = 0; i < n; i++) {
@@ -233,8 +259,15 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			nm = p->nm[k];
 		}
 	}
-	p->clk[wi] = t;
-	p->wnm[wi] = nm;
+	if (t >= p->clk[wi]) {
+		p->clk[wi] = t;
+		p->wnm[wi] = nm;
+	}
+	if (ends) {
+		p->bbs[wi] = t;
+		p->slot[wi] = 0;
+		p->bnm[wi] = nm;
+	}
 	if (in->cls < GS_EMU_NCLASS)
 		p->iv_inst[in->cls]++;
 	p->cw = wi;
@@ -394,8 +427,9 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 	interval_end(p, t);
 	for (unsigned i = 0; i < p->nwarps; i++)
 		if (x->w[i].state == GS_XW_BAR) {
-			p->clk[i] = t;
-			p->wnm[i] = nm;
+			p->clk[i] = p->bbs[i] = t;
+			p->slot[i] = 0;
+			p->wnm[i] = p->bnm[i] = nm;
 		}
 }
 
