@@ -263,7 +263,8 @@ struct gs_emu_interval {
 	double l1_hit, l2_hit;      /* hit rates of loads */
 	double l2_bytes, dram_bytes;
 	int waves, blocks_per_sm;
-	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "latency", "l2", "dram" */
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "latency", "l2", "dram",
+				     * "dram latency" */
 };
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,

@@ -33,7 +33,9 @@
  * footprint (distinct sectors of the sample scaled to the grid, at most the
  * allocations it touched): data reused through a 50 MB L2 is read from DRAM
  * once.  The time is the largest of the SM time, the L2 time and the DRAM
- * time, plus the launch overhead; the bound is the term that set it.
+ * time, but where the SM time is DRAM latency on the chain, that latency
+ * grows with DRAM's load (a queue, below), plus the launch overhead; the
+ * bound is the term that set it ("dram latency": the queue).
  *
  * Pure arithmetic on its inputs, in a fixed order. */
 #include "dev/emu/emu.h"
@@ -119,12 +121,19 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double busy = (double)bps * thr + exposed;
 	double wave = busy > chain ? busy : chain;
 	double t_sm = (double)full * wave;
+	/* the DRAM latency in the SM time: the chain's, where the chain sets it */
+	double mem_wait = misses * dram_share * p->mem_latency;
+	if (mem_wait > chain)
+		mem_wait = chain;
+	double t_wait = chain >= busy ? (double)full * mem_wait : 0;
 	int latency = full && wave > (double)bps * thr * 1.5;
 	if (rest) {
 		/* fewer blocks cover less latency: at least the full wave's exposure */
 		busy = (double)rest * thr + exposed;
 		double tail = busy > chain ? busy : chain;
 		t_sm += tail;
+		if (chain >= busy)
+			t_wait += mem_wait;
 		if (!full)
 			latency = tail > (double)rest * thr * 1.5;
 	}
@@ -136,10 +145,26 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	if (t_l2 > out->cycles) {
 		out->cycles = t_l2;
 		snprintf(out->bound, sizeof out->bound, "l2");
+		t_wait = 0;
 	}
-	if (t_dram > out->cycles) {
-		out->cycles = t_dram;
+	/* Loaded latency: a load waits in DRAM's queue longer the busier DRAM
+	 * is.  With the time t, DRAM is busy t_dram / t of it, and a wait W
+	 * at idle becomes W / (1 - t_dram / t) (an M/M/1 queue's residence
+	 * time).  So t = (t_sm - W) + W / (1 - t_dram / t), whose larger root
+	 * is below; with no wait (W = 0) it is max(t_sm, t_dram), the bound
+	 * alone, and with all of t_sm waiting it is t_sm + t_dram. */
+	double sm = out->cycles, b = sm + t_dram, disc = b * b - 4 * (sm - t_wait) * t_dram;
+	double t = (b + sqrt(disc > 0 ? disc : 0)) / 2;
+	if (t < sm)
+		t = sm;
+	if (t < t_dram)
+		t = t_dram;
+	if (t > out->cycles && t_dram >= sm) {
+		out->cycles = t;
 		snprintf(out->bound, sizeof out->bound, "dram");
+	} else if (t > out->cycles) {
+		out->cycles = t;
+		snprintf(out->bound, sizeof out->bound, "dram latency");
 	}
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
