@@ -55,10 +55,12 @@ for s in "${spaces[@]}"; do
 	if [ -f "$real" ]; then
 		echo "--- model (emu:sm_90, sampled blocks at the real size) against the H100 at the real size"
 		sqlite3 "$real" "SELECT 'options ' || options_json FROM sweep ORDER BY id DESC LIMIT 1"
+		grep -hE "^(wall|cpu) " "$r/emu/$s-emu-sm_90-real-run.txt" 2>/dev/null || true
 		python3 scripts/report/model-vs-measured.py "$real" "$(h100 "$s")" | tail -3
 		python3 scripts/report/model-vs-measured.py "$real" "$(h100 "$s")" --top 1 | tail -1
-		sqlite3 "$real" "SELECT 'model bound ' || json_extract(metrics, '$.model_bound') || ' ' ||
-			count(*) FROM result WHERE status = 'ok' GROUP BY 1 ORDER BY 2 DESC"
+		sqlite3 "$real" "SELECT 'model bound ' || b || ' ' || n FROM (SELECT
+			json_extract(metrics, '$.model_bound') b, count(*) n FROM result
+			WHERE status = 'ok' GROUP BY b) ORDER BY n DESC, b"
 	else
 		echo "--- model at the real size: $real not there (gsearch run --device emu:sm_90 --db $real spaces/$s.space)"
 	fi
