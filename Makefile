@@ -129,6 +129,10 @@ $(B)/obj/%.o: driver/%.c | deps
 
 $(VERSION_OBJS): $(B)/version
 
+# the bundled device profiles are compiled in (.incbin), from the repository root
+PROFILES := $(wildcard profiles/*.profile)
+$(B)/obj/dev/emu/profiles_embed.o: $(PROFILES)
+
 $(B)/version: FORCE
 	@mkdir -p $(@D); v='$(GS_VERSION)'; \
 	[ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" > $@
@@ -247,6 +251,8 @@ fuzz-deps: deps
 $(FUZZ_B)/obj/%.o: driver/%.c | fuzz-deps
 	@mkdir -p $(@D)
 	$(call say,FUZZCC,$<)$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FUZZ_B)/obj/dev/emu/profiles_embed.o: $(PROFILES)
 
 $(FUZZ_B)/fuzz_%.o: tests/fuzz/fuzz_%.c | fuzz-deps
 	@mkdir -p $(@D)

@@ -109,7 +109,7 @@ static void print_emu_table(void)
 	       "clock", "DRAM", "thr/blk", "thr/SM", "blk/SM", "regs/SM", "smem/SM");
 	for (int i = 0; gs_emu_profiles[i]; i++) {
 		const struct gs_emu_profile *p = gs_emu_profiles[i];
-		char dev[32], cc[16], clk[32], bw[32], smem[32];
+		char dev[48], cc[16], clk[32], bw[32], smem[32];
 		snprintf(dev, sizeof dev, "emu:%s", p->name);
 		snprintf(cc, sizeof cc, "%d.%d", p->cc_major, p->cc_minor);
 		snprintf(clk, sizeof clk, "%.0f MHz", p->clock_mhz);
@@ -123,7 +123,7 @@ static void print_emu_table(void)
 
 static json_t *device_json(const struct gs_devinfo *d)
 {
-	char cc[16], name[32];
+	char cc[16], name[48];
 
 	snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
 	if (!strcmp(d->driver, "emu"))

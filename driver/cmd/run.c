@@ -25,7 +25,7 @@ const char gs_help_run[] =
 	"                   [--timeout S] [--setup-timeout S] [--compile-timeout S]\n"
 	"                   [--precision P] [--max-time S] [--focus F|off]\n"
 	"                   [--flush-l2] [--remeasure] [--quiet] [--db FILE] [--shard I/N]\n"
-	"                   [--threads N] [--set NAME=VALUE]... [--emu] SPACE\n"
+	"                   [--threads N] [--emu-sample N] [--set NAME=VALUE]... [--emu] SPACE\n"
 	"\n"
 	"Measures every valid configuration of SPACE: compiles its variant through\n"
 	"NVRTC (on N threads, ahead of the devices), runs it on one worker process\n"
@@ -52,9 +52,12 @@ const char gs_help_run[] =
 	"  --dry-run         create the sweep and its configurations, compile nothing\n"
 	"  --compile-only    also compile every variant (no GPU needed)\n"
 	"  --device DEV      cuda (all GPUs, the default when there is one), cuda:0,1,\n"
-	"                    emu:PROFILE (the emulated device: g80, gf100, sm_80, sm_90;\n"
+	"                    emu:PROFILE (the emulated device: g80, gf100, sm_80, sm_86, sm_90;\n"
 	"                    the default without a GPU is emu, that is emu:sm_90)\n"
 	"  --threads N       host threads of the emulated device (default: all cores)\n"
+	"  --emu-sample N    blocks of each launch the emulated device executes to time\n"
+	"                    it at the real size (default: the profile's, 32 for sm_80,\n"
+	"                    sm_86 and sm_90); 0 times at the emulator size, as --emu\n"
 	"  --jobs N          compile threads (default: the number of cores)\n"
 	"  --arch sm_XX      target architecture (default: the device's)\n"
 	"  --timeout S       seconds a configuration may run (default: the space's, 10)\n"
@@ -76,7 +79,8 @@ const char gs_help_run[] =
 	"  --shard I/N       only shard I of N; default from SLURM_ARRAY_TASK_ID and\n"
 	"                    SLURM_ARRAY_TASK_COUNT when set\n"
 	"  --set NAME=VALUE  override a problem constant (repeatable)\n"
-	"  --emu             use the problems' emulator sizes (implied by emu devices)\n"
+	"  --emu             use the problems' emulator sizes only (emulated devices always\n"
+	"                    validate at those; with --emu they time there too)\n"
 	GS_HELP_T1_GRID
 	"  -h, --help        this help\n";
 
@@ -91,6 +95,7 @@ struct run_opts {
 	struct gs_stop_policy stop;
 	unsigned jobs;
 	int threads; /* the emulated device's, 0: all cores */
+	int sample;  /* --emu-sample, -1: the profile's */
 	double timeout_s, setup_timeout_s, compile_timeout_s;
 	const char *db, *device, *arch;
 	char archbuf[16];
@@ -108,6 +113,9 @@ static int number_in(const char *text, double lo, double hi, double *out)
 	return 0;
 }
 
+/* long-only: every letter may already be taken by the shared GS_OPT_* */
+enum { OPT_SAMPLE = 1000 };
+
 /* 0, or GS_EXIT_USAGE after printing why. */
 static int parse_options(int argc, char **argv, struct gs_space_args *a, struct run_opts *o)
 {
@@ -121,13 +129,15 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "precision", required_argument, NULL, 'P' }, { "max-time", required_argument, NULL, 'M' },
 		{ "focus", required_argument, NULL, 'F' }, { "setup-timeout", required_argument, NULL, 'U' },
 		{ "compile-timeout", required_argument, NULL, 'C' },
-		{ "remeasure", no_argument, NULL, 'R' }, { NULL, 0, NULL, 0 },
+		{ "remeasure", no_argument, NULL, 'R' },
+		{ "emu-sample", required_argument, NULL, OPT_SAMPLE }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
 	o->device = NULL;
 	o->stop = gs_stop_default;
 	o->setup_timeout_s = 600;
+	o->sample = -1;
 	o->compile_timeout_s = 300;
 	opterr = 0;
 	optind = 1;
@@ -200,6 +210,16 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 				r = (gs_usage_error("run", "--threads needs a number from 1 to 256, not '%s'",
 						    optarg), -1);
 			o->threads = (int)v;
+			break;
+		}
+		case OPT_SAMPLE: {
+			char *end;
+			errno = 0;
+			long v = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || v < 0 || v > 100000)
+				r = (gs_usage_error("run", "--emu-sample needs a number of blocks from 0 to "
+						    "100000, not '%s'", optarg), -1);
+			o->sample = (int)v;
 			break;
 		}
 		case 'j': {
@@ -473,10 +493,15 @@ int gs_cmd_run(int argc, char **argv)
 	if (nthreaded)
 		pthread_join(nth, NULL);
 	int measure = !o.dry && !o.compile_only;
-	/* the emulated device runs the problems' emulator sizes: at a GPU's
-	 * size an interpreter would take days */
-	if (dv.emu)
+	/* the emulated device validates at the problems' emulator sizes (at a
+	 * GPU's size an interpreter would take days) and, unless --emu says
+	 * otherwise, times a sample of each launch's blocks at the real size */
+	int sample = 0;
+	if (dv.emu) {
+		if (!a.emu && dv.emu->model == GS_EMU_MODEL_INTERVAL)
+			sample = o.sample >= 0 ? o.sample : dv.emu->sample_blocks;
 		a.emu = 1;
+	}
 	if (measure && dv.emu && !o.device && dv.why[0] && !o.quiet)
 		fprintf(stderr, "gsearch: no GPU (%s): running on the emulated device emu:%s\n", dv.why,
 			dv.emu->name);
@@ -568,6 +593,8 @@ int gs_cmd_run(int argc, char **argv)
 	/* the other grid of a T1 file launches other kernels */
 	if (sp->t1_other_grid.n && a.t1_grid == GS_T1_GRID_GLOBAL)
 		gs_buf_printf(&options_b, "%s\"t1_grid\":\"global\"", options_b.len > 1 ? "," : "");
+	if (sample)
+		gs_buf_printf(&options_b, "%s\"emu_sample\":%d", options_b.len > 1 ? "," : "", sample);
 	if (o.stop.max_time_s != gs_stop_default.max_time_s)
 		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
 			      o.stop.max_time_s);
@@ -706,6 +733,7 @@ int gs_cmd_run(int argc, char **argv)
 			.ngpus = measure ? dv.ngpus : 0,
 			.emu_profile = dv.emu ? dv.emu->name : NULL,
 			.emu_threads = o.threads,
+			.emu_sample = sample,
 			.timeout_s = o.timeout_s > 0 ? o.timeout_s : sp->timeout,
 			.stop = o.stop,
 			.setup_timeout_s = o.setup_timeout_s,

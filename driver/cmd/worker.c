@@ -74,8 +74,8 @@ static int env_from_json(const struct gs_space *sp, const char *text, struct gs_
 }
 
 /* The stopping rule and the cache directory from the setup's TIMING_JSON. */
-static int timing_from_json(const char *text, struct gs_stop_policy *p, char **cache, char *err,
-			    size_t errlen)
+static int timing_from_json(const char *text, struct gs_stop_policy *p, char **cache,
+			    int *sample, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *o = json_loads(text, 0, &je);
@@ -91,6 +91,8 @@ static int timing_from_json(const char *text, struct gs_stop_policy *p, char **c
 		p->focus = json_number_value(v);
 	if (json_is_number(v = json_object_get(o, "max_time")))
 		p->max_time_s = json_number_value(v);
+	if (json_is_integer(v = json_object_get(o, "emu_sample")))
+		*sample = (int)json_integer_value(v);
 	if (json_is_string(v = json_object_get(o, "cache")))
 		*cache = gs_xstrdup(json_string_value(v));
 	json_decref(o);
@@ -234,6 +236,11 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_diag d = GS_DIAG_INIT;
 	struct gs_space *sp =
 		gs_space_parse(gs_source_new(f.s[2], f.s[k], f.len[k]), &so, &d);
+	/* timed at the real size: the same space without its emulator sizes */
+	struct gs_space_opts ro = so;
+	ro.emu = 0;
+	struct gs_space *real_sp = so.emu && strstr(f.s[8], "\"emu_sample\"")
+		? gs_space_parse(gs_source_new(f.s[2], f.s[k], f.len[k]), &ro, &d) : NULL;
 	free(given);
 	if (!sp || d.errors) {
 		send2("fatal", "the space has errors (run `gsearch check`)");
@@ -249,9 +256,10 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_vm vm;
 	gs_vm_init(&vm);
 	int failed;
-	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL };
+	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL, NULL, 0 };
 	char *cache = NULL;
-	if (timing_from_json(f.s[8], &mo.stop, &cache, err, sizeof err) < 0) {
+	struct gs_space *real = NULL;
+	if (timing_from_json(f.s[8], &mo.stop, &cache, &mo.sample, err, sizeof err) < 0) {
 		send2("fatal", err);
 		return GS_EXIT_ERRORS;
 	}
@@ -266,6 +274,10 @@ int gs_cmd_worker(int argc, char **argv)
 		if (sscanf(f.s[6] + 4, "%d:%d", &ordinal, &threads) < 1)
 			ordinal = -1;
 		gs_emu_set_threads(threads);
+	}
+	if (mo.sample > 0 && real_sp && ops == &gs_dev_emu) {
+		real = real_sp;
+		mo.real = real;
 	}
 	if (env_from_json(sp, f.s[7], env, &a, err, sizeof err) == 0 &&
 	    gs_config_check(sp, env, &vm, &failed, &d) >= 0)
@@ -326,5 +338,6 @@ int gs_cmd_worker(int argc, char **argv)
 	free(env);
 	gs_arena_release(&a);
 	gs_space_free(sp);
+	gs_space_free(real_sp);
 	return status;
 }

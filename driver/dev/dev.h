@@ -133,6 +133,10 @@ struct gs_dev_ops {
 	 * object) and the device's own metrics as JSON members ("a":1,"b":2);
 	 * both malloc'd */
 	int (*report)(struct gs_dev *d, char **counters, char **metrics);
+	/* modeled devices: launches from now on execute a sample of at most
+	 * `blocks` blocks each and are timed at their full size (0: every
+	 * block, the model of the emulator size); NULL elsewhere */
+	int (*sample)(struct gs_dev *d, int blocks);
 };
 
 extern const struct gs_dev_ops gs_dev_cuda;

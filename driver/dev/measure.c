@@ -52,6 +52,9 @@ struct gs_measure {
 	struct gs_cmpdev *cmp; /* device validation; NULL: on the host */
 	uint64_t flush[2];
 	size_t flush_bytes;
+	/* the real size's buffers (o.real): allocated and filled once
+	 * (fill_real) */
+	uint64_t *real_ptr;
 	/* GSEARCH_PROFILE: where a worker's time goes, printed when it ends */
 	int profile;
 	double prof[8];
@@ -175,11 +178,11 @@ static int scalar_arg(struct gs_measure *m, const struct gs_arg *a, struct gs_va
 }
 
 /* Build the sequence of a list of launches for the configuration in env. */
-static int build_plan(struct gs_measure *m, const struct gs_launch *ls, size_t nl,
-		      struct gs_func **funcs, const char *const *kernels, size_t nk,
-		      struct gs_value *env, struct plan *p, char *err, size_t errlen)
+static int build_plan_in(struct gs_measure *m, const struct gs_space *sp, const uint64_t *ptrs,
+			 const struct gs_launch *ls, size_t nl, struct gs_func **funcs,
+			 const char *const *kernels, size_t nk, struct gs_value *env, struct plan *p,
+			 char *err, size_t errlen)
 {
-	const struct gs_space *sp = m->sp;
 	for (size_t li = 0; li < nl; li++) {
 		const struct gs_launch *l = &ls[li];
 		size_t k;
@@ -221,7 +224,7 @@ static int build_plan(struct gs_measure *m, const struct gs_launch *ls, size_t n
 				memset(st, 0, sizeof(*st));
 				st->is_copy = 1;
 				st->symbol = c->symbol;
-				st->src = m->bufs[c->buffer].ptr + (uint64_t)s0 * es;
+				st->src = ptrs[c->buffer] + (uint64_t)s0 * es;
 				st->n = (size_t)(s1 - s0) * es;
 			}
 			gs_grow(&p->steps, &p->cap, p->n + 1, sizeof(*p->steps));
@@ -241,7 +244,7 @@ static int build_plan(struct gs_measure *m, const struct gs_launch *ls, size_t n
 			for (size_t ai = 0; ai < l->nargs; ai++) {
 				const struct gs_arg *a = &l->args[ai];
 				if (a->buffer >= 0)
-					st->argbuf[ai] = m->bufs[a->buffer].ptr;
+					st->argbuf[ai] = ptrs[a->buffer];
 				else if (scalar_arg(m, a, env, &st->argbuf[ai], err, errlen) < 0)
 					return -1;
 				st->args[ai] = &st->argbuf[ai];
@@ -249,6 +252,18 @@ static int build_plan(struct gs_measure *m, const struct gs_launch *ls, size_t n
 		}
 	}
 	return 0;
+}
+
+static int build_plan(struct gs_measure *m, const struct gs_launch *ls, size_t nl,
+		      struct gs_func **funcs, const char *const *kernels, size_t nk,
+		      struct gs_value *env, struct plan *p, char *err, size_t errlen)
+{
+	uint64_t *ptrs = gs_xmalloc((m->sp->nbuffers + 1) * sizeof(*ptrs));
+	for (size_t i = 0; i < m->sp->nbuffers; i++)
+		ptrs[i] = m->bufs[i].ptr;
+	int rc = build_plan_in(m, m->sp, ptrs, ls, nl, funcs, kernels, nk, env, p, err, errlen);
+	free(ptrs);
+	return rc;
 }
 
 static int replay(struct gs_measure *m, struct gs_module *mod, const struct plan *p)
@@ -279,6 +294,30 @@ static int reset_buffers(struct gs_measure *m)
 				return rc;
 		}
 	return 0;
+}
+
+/* A buffer at the real size gets its declared fill, once per worker, so
+ * that kernels whose work depends on the data (indices, bounds, counts)
+ * do the work they would do on the GPU.  It is never restored between
+ * configurations: only a sample of blocks writes it and nothing reads
+ * back what they wrote.  A fill that cannot be made at the real size (a
+ * file shorter than the real buffer, say) leaves the buffer zero: the
+ * real size times, it does not validate. */
+static void fill_real(struct gs_measure *m, const struct gs_space *rs, const struct gs_buffer *b,
+		      uint64_t ptr, size_t bytes)
+{
+	if (!bytes || b->fill.kind == GS_FILL_NONE || b->fill.kind == GS_FILL_ZERO)
+		return;
+	struct gs_value *env = gs_xmalloc(rs->nslots * sizeof(*env));
+	memcpy(env, rs->env0, rs->nslots * sizeof(*env));
+	void *host = malloc(bytes);
+	char err[256];
+	if (host && gs_fill_buffer(rs, b, host, env, &m->vm, err, sizeof err) == 0)
+		m->ops->upload(m->dev, ptr, host, bytes);
+	else
+		gs_trace("worker: a buffer stays zero at the real size");
+	free(host);
+	free(env);
 }
 
 /* Compile and load the kernels of `ls`; entries are the launches' kernel
@@ -571,6 +610,18 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		snprintf(err, errlen, "%s", prep.err);
 		rc = -1;
 	}
+	if (rc == 0 && o->real && ops->sample) {
+		m->real_ptr = gs_xcalloc(o->real->nbuffers + 1, sizeof(*m->real_ptr));
+		for (size_t i = 0; rc == 0 && i < o->real->nbuffers; i++) {
+			const struct gs_buffer *b = &o->real->buffers[i];
+			size_t bytes = (size_t)b->n * gs_btype_size(b->type);
+			if (ops->alloc(m->dev, bytes ? bytes : 1, &m->real_ptr[i]) < 0)
+				rc = -1, snprintf(err, errlen, "cannot allocate %s at the real size (%zu "
+						  "bytes): %s", b->name, bytes, ops->errmsg(m->dev));
+			else
+				fill_real(m, o->real, b, m->real_ptr[i], bytes);
+		}
+	}
 	if (rc == 0 && o->flush_l2 && m->info.l2_bytes > 0) {
 		m->flush_bytes = (size_t)m->info.l2_bytes * 2;
 		if (ops->alloc(m->dev, m->flush_bytes, &m->flush[0]) < 0 ||
@@ -659,6 +710,7 @@ void gs_measure_release(struct gs_measure *m)
 		fprintf(stderr, "\n");
 	}
 	free(m->bufs);
+	free(m->real_ptr);
 	if (m->dev)
 		m->ops->close(m->dev);
 	gs_vm_release(&m->vm);
@@ -889,6 +941,52 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
 	return rc;
 }
 
+/* The configuration's modeled time at the real size: its launches with the
+ * real problem's geometry, arguments and buffers, each executing a sample
+ * of its blocks.  0; 1 with a message in err (the configuration has no
+ * real-size form); or a GS_DEV_* code. */
+static int real_time(struct gs_measure *m, struct gs_module *mod, const struct gs_value *env,
+		     struct gs_func **funcs,
+		     const char *const *kernels, size_t nk, double *ms, char **metrics,
+		     struct gs_value **renv_out, char *err, size_t errlen)
+{
+	const struct gs_space *rs = m->o.real;
+	struct gs_value *renv = gs_xmalloc(rs->nslots * sizeof(*renv));
+	struct gs_diag d = GS_DIAG_INIT;
+	struct plan p = { 0 };
+	char *counters = NULL;
+	int failed, rc;
+	memcpy(renv, rs->env0, rs->nslots * sizeof(*renv));
+	for (size_t k = 0; k < rs->nparams && k < m->sp->nparams; k++)
+		renv[rs->params[k].slot] = env[m->sp->params[k].slot];
+	if (gs_config_check(rs, renv, &m->vm, &failed, &d) != 1) {
+		snprintf(err, errlen, "the configuration does not pass its constraints at the real size");
+		rc = 1;
+		goto out;
+	}
+	if (build_plan_in(m, rs, m->real_ptr, rs->launches, rs->nlaunches, funcs, kernels, nk, renv,
+			  &p, err, errlen) < 0) {
+		rc = 1;
+		goto out;
+	}
+	if ((rc = m->ops->sample(m->dev, m->o.sample)) < 0 || (rc = m->ops->timer_start(m->dev)) < 0 ||
+	    (rc = replay(m, mod, &p)) < 0 || (rc = m->ops->sync(m->dev)) < 0 ||
+	    (rc = m->ops->timer_stop(m->dev, ms)) < 0)
+		goto out;
+	if (m->ops->report && m->ops->report(m->dev, &counters, metrics) < 0)
+		*metrics = NULL;
+out:
+	m->ops->sample(m->dev, 0);
+	free(counters);
+	plan_free(&p);
+	gs_diag_release(&d);
+	if (rc == 0)
+		*renv_out = renv;
+	else
+		free(renv);
+	return rc;
+}
+
 void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *cubin,
 		       size_t cubin_len, const char *const *entries, size_t nentries,
 		       double best_ms, struct gs_result *r)
@@ -917,6 +1015,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	}
 	struct gs_module *mod = NULL;
 	char *dev_metrics = NULL;
+	struct gs_value *renv = NULL; /* the real size's environment, when timed there */
 	struct gs_func *funcs[64];
 	struct gs_funcattr attrs[64];
 	struct plan p = { 0 };
@@ -1001,6 +1100,21 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 			goto launch_fail;
 		goto out;
 	}
+	if (m->ops->modeled && m->real_ptr) {
+		/* validated at the emulator size; timed at the real one */
+		char *real_metrics = NULL;
+		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics, &renv,
+				    err, sizeof err)) != 0) {
+			if (rc > 0)
+				outcome(r, "launch_error", 0, "%s", err);
+			else
+				outcome(r, "launch_error", rc, "at the real size: %s",
+					m->ops->errmsg(m->dev));
+			goto out;
+		}
+		free(dev_metrics);
+		dev_metrics = real_metrics;
+	}
 	if (m->ops->modeled) {
 		/* deterministic: the one run is the time */
 		r->time_ms = r->min_ms = first_ms;
@@ -1015,27 +1129,30 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		goto launch_fail;
 	snprintf(r->status, sizeof r->status, "ok");
 metrics:
-	/* user metrics, with the figures bound, then the device's own */
+	/* user metrics, with the figures bound, then the device's own; a time
+	 * at the real size goes with the real problem's constants */
 	if (sp->nmetrics || dev_metrics) {
 		struct gs_buf mj = GS_BUF_INIT;
-		env[sp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
-		env[sp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
-		env[sp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
-		env[sp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
+		const struct gs_space *msp = renv ? m->o.real : sp;
+		struct gs_value *menv = renv ? renv : env;
+		menv[msp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
+		menv[msp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
+		menv[msp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
+		menv[msp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
 		gs_buf_putc(&mj, '{');
-		for (size_t i = 0; i < sp->nmetrics; i++) {
+		for (size_t i = 0; i < msp->nmetrics; i++) {
 			struct gs_value v;
 			if (i)
 				gs_buf_putc(&mj, ',');
-			gs_buf_put_json_str(&mj, sp->metrics[i].name);
+			gs_buf_put_json_str(&mj, msp->metrics[i].name);
 			gs_buf_putc(&mj, ':');
-			if (gs_vm_eval(&m->vm, sp->metrics[i].code, env, &v) == 0)
+			if (gs_vm_eval(&m->vm, msp->metrics[i].code, menv, &v) == 0)
 				gs_value_json(&mj, v);
 			else
 				gs_buf_puts(&mj, "null");
 		}
 		if (dev_metrics && dev_metrics[0]) {
-			if (sp->nmetrics)
+			if (msp->nmetrics)
 				gs_buf_putc(&mj, ',');
 			gs_buf_puts(&mj, dev_metrics);
 		}
@@ -1051,6 +1168,7 @@ launch_fail:
 	if (rc != GS_DEV_STICKY)
 		m->ops->sync(m->dev);
 out:
+	free(renv);
 	free(dev_metrics);
 	plan_free(&p);
 	tp = gs_now();

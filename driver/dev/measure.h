@@ -21,6 +21,11 @@ struct gs_measure_opts {
 	 * the next worker of the sweep (one that replaces a crashed one then
 	 * needs neither NVRTC nor the reference run); NULL: nowhere */
 	const char *cache_dir;
+	/* a modeled device times each configuration at the real size: the
+	 * space parsed without its emulator sizes, and the blocks each launch
+	 * executes (NULL, 0: time at the validation size) */
+	const struct gs_space *real;
+	int sample;
 };
 
 struct gs_measure;

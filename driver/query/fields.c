@@ -116,7 +116,7 @@ static char *json_path(const char *prefix, const char *key)
 	return gs_buf_detach(&b);
 }
 
-/* Numeric keys of a metrics or counters object, nested objects flattened
+/* Number, boolean and string keys of a metrics or counters object, nested objects flattened
  * with '_' ("warp_inst": {"fp32": 3} is warp_inst_fp32). */
 static void add_keys(struct gs_qsweep *sw, size_t *cap, json_t *o, const char *prefix,
 		     const char *path, enum gs_qkind kind, int depth)
@@ -128,15 +128,18 @@ static void add_keys(struct gs_qsweep *sw, size_t *cap, json_t *o, const char *p
 		char *p = json_path(path, k);
 		if (json_is_object(v) && depth < 4) {
 			add_keys(sw, cap, v, name, p, kind, depth + 1);
-		} else if ((json_is_number(v) || json_is_boolean(v)) && field_index(sw, name) < 0) {
+		} else if ((json_is_number(v) || json_is_boolean(v) || json_is_string(v)) &&
+			   field_index(sw, name) < 0) {
 			struct gs_qfield *f = add_field(sw, cap, name);
 			f->kind = kind;
 			f->path = p;
 			p = NULL;
-			f->type = T_NUM;
+			/* a string is a label (the emulated device's "model_bound"),
+			 * no better higher or lower */
+			f->type = json_is_string(v) ? GS_T(STR) : T_NUM;
 			/* a metric is better higher unless its space says otherwise,
 			 * which the store does not keep */
-			f->higher = kind == GS_QK_METRIC;
+			f->higher = kind == GS_QK_METRIC && !json_is_string(v);
 		}
 		free(p);
 		free(name);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dev/emu/emu.h"
 #include "gen/variant.h"
 #include "lang/lex.h"
 #include "space/enum.h"
@@ -293,6 +294,11 @@ static void sweep_part(struct gs_ident *id, const struct gs_ident_opts *o)
 	gs_float_repr(&b, o->stop.max_time_s);
 	gs_buf_printf(&b, " flush_l2 %d", o->flush_l2 != 0);
 	field(h, &b);
+	/* a modeled time depends on the model as much as on the kernel */
+	if (o->device && !strncmp(o->device, "emu", 3)) {
+		gs_buf_printf(&b, "model %s sample %d", GS_EMU_MODEL_REV, o->emu_sample);
+		field(h, &b);
+	}
 	gs_buf_printf(&b, "nvrtc %s", o->nvrtc_version ? o->nvrtc_version : "");
 	field(h, &b);
 

@@ -36,6 +36,7 @@ struct gs_ident_opts {
 	struct gs_stop_policy stop; /* precision, focus, max time */
 	int flush_l2;
 	const char *nvrtc_version; /* "13.0" */
+	int emu_sample;            /* an emulated device's blocks sampled per launch (0: all) */
 };
 
 struct gs_ident;

@@ -961,6 +961,8 @@ started:
 		json_object_set_new(tj, "cache", json_string(pl->cache_dir));
 	if (pl->o->t1_grid == GS_T1_GRID_GLOBAL) /* the worker loads the space as we did */
 		json_object_set_new(tj, "t1_grid", json_string("global"));
+	if (pl->o->emu_sample > 0)
+		json_object_set_new(tj, "emu_sample", json_integer(pl->o->emu_sample));
 	char *timing = json_dumps(tj, JSON_COMPACT);
 	json_decref(tj);
 	/* the space and its kernels as the supervisor read them (proto.h) */
@@ -1314,7 +1316,8 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		gs_buf_release(&b);
 	}
 	struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
-				    .flush_l2 = o->flush_l2, .nvrtc_version = gs_nvrtc_version(nvrtc) };
+				    .flush_l2 = o->flush_l2, .nvrtc_version = gs_nvrtc_version(nvrtc),
+				    .emu_sample = o->emu_sample };
 	pl.ident = gs_ident_new(sp, &io);
 	if (o->ngpus && sp->nrefs) {
 		const char *tmp = getenv("TMPDIR");

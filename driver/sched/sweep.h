@@ -30,6 +30,8 @@ struct gs_sweep_opts {
 	const char *emu_profile;  /* set: the workers run this emulated device, and gpus[]
 				   * hold its index in gs_emu_profiles[] */
 	int emu_threads;          /* host threads per emulated device (<= 0: all cores) */
+	int emu_sample;           /* > 0: blocks per launch the emulated device executes to
+				   * time it at the real size */
 	double timeout_s;         /* per configuration on a device */
 	double setup_timeout_s;   /* a worker's setup, at most (<= 0: no limit) */
 	double compile_timeout_s; /* one variant's compile, at most (<= 0: no limit, and

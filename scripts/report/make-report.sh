@@ -6,7 +6,9 @@
 # Per space: outcomes on the H100 (real size), on emu:sm_90 and on emu:g80
 # (emulator size); `query compare` on each; the emulated model against the
 # H100 at the emulator size and at the real size; and where each device's
-# optimum ranks on the H100 (portability).
+# optimum ranks on the H100 (portability); and, where results/emu holds
+# <space>-emu-sm_90-real.db, the interval model at the real size against the
+# H100 (Spearman, Kendall, regret of the model's top 1 and top 5).
 set -uo pipefail
 g=${1:-build/gsearch}
 r=results
@@ -49,6 +51,19 @@ for s in "${spaces[@]}"; do
 	python3 scripts/report/model-vs-measured.py "$r/emu/$s-emu-sm_90.db" "$r/h100/$s-h100-emusize.db" | tail -3
 	echo "--- model (emu:sm_90 at the emulator size) against the H100 at the real size"
 	python3 scripts/report/model-vs-measured.py "$r/emu/$s-emu-sm_90.db" "$(h100 "$s")" | tail -3
+	real="$r/emu/$s-emu-sm_90-real.db"
+	if [ -f "$real" ]; then
+		echo "--- model (emu:sm_90, sampled blocks at the real size) against the H100 at the real size"
+		sqlite3 "$real" "SELECT 'options ' || options_json FROM sweep ORDER BY id DESC LIMIT 1"
+		grep -hE "^(wall|cpu) " "$r/emu/$s-emu-sm_90-real-run.txt" 2>/dev/null || true
+		python3 scripts/report/model-vs-measured.py "$real" "$(h100 "$s")" | tail -3
+		python3 scripts/report/model-vs-measured.py "$real" "$(h100 "$s")" --top 1 | tail -1
+		sqlite3 "$real" "SELECT 'model bound ' || b || ' ' || n FROM (SELECT
+			json_extract(metrics, '$.model_bound') b, count(*) n FROM result
+			WHERE status = 'ok' GROUP BY b) ORDER BY n DESC, b"
+	else
+		echo "--- model at the real size: $real not there (gsearch run --device emu:sm_90 --db $real spaces/$s.space)"
+	fi
 	echo "--- portability: each optimum measured on the H100 (real size)"
 	for src in "$r/emu/$s-emu-g80.db" "$r/emu/$s-emu-sm_90.db" "$r/h100/$s-h100-emusize.db"; do
 		echo "  from $src"

@@ -242,6 +242,160 @@ START_TEST(test_bank_conflicts)
 END_TEST
 
 /* if (tid < 16) v = 100; else v = 200; out[tid] = v; */
+/* ---- sampled launches: the observer and the sampler ----------------------------- */
+
+/* Run a hand-built module as a sampled launch of block 0 of one block. */
+/* blocks resident beside a probed one (0: the probe takes 1) */
+static int tb_bps;
+
+static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, void **args,
+		     int l1_bytes, struct gs_emu_blockstat *st)
+{
+	uint64_t only = 0;
+	struct gs_emu_counters c;
+	char err[256];
+	struct gs_emu_launch l = {
+		.mod = &t->m, .entry = 0, .grid = { 1, 1, 1 }, .block = { threads, 1, 1 },
+		.args = args, .prof = gs_emu_profile_find("sm_90"), .mem = mem, .threads = 1,
+		.only = &only, .nonly = 1, .stats = st, .l1_bytes = l1_bytes,
+		.blocks_per_sm = tb_bps,
+	};
+	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
+}
+
+/* A chain of K dependent FFMAs: each waits lat.fp32 (4.4) for the one
+ * before; the first issues at cycle 1, EXIT one cycle after the last. */
+START_TEST(test_probe_chain)
+{
+	const int k = 10;
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_blockstat st;
+	tb_init(&t, 0);
+	uint32_t x = tb_reg(&t, 0), one = tb_imm(&t, 0x3f800000u, 0);
+	for (int i = 0; i < k; i++) {
+		struct gs_ins *in = tb_ins(&t, GS_OP_FMAF32, GS_EMU_FP32, x, i ? x : one, one);
+		in->o[3] = i ? x : one;
+	}
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.chain, 1 + (k - 1) * 4.4 + 1, 1e-9);
+	ck_assert_int_eq((int)st.c.warp_inst[GS_EMU_FP32], k);
+	/* its issue is K + 1 warp instructions on 4 schedulers: what that does
+	 * not cover of the chain is exposed, less with 4 blocks beside it, and
+	 * nothing with enough of them */
+	double issue = (k + 1) / 4.0;
+	ck_assert_double_eq_tol(st.exposed, st.chain - issue, 1e-9);
+	tb_bps = 4;
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.exposed, st.chain - 4 * issue, 1e-9);
+	tb_bps = 32;
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.exposed, 0, 1e-9);
+	tb_bps = 0;
+	/* independent FFMAs between the dependent ones issue in their stalls
+	 * (a basic block is scheduled by its dependencies): no longer */
+	tb_init(&t, 0);
+	x = tb_reg(&t, 0);
+	one = tb_imm(&t, 0x3f800000u, 0);
+	for (int i = 0; i < k; i++) {
+		struct gs_ins *in = tb_ins(&t, GS_OP_FMAF32, GS_EMU_FP32, x, i ? x : one, one);
+		in->o[3] = i ? x : one;
+		in = tb_ins(&t, GS_OP_FMAF32, GS_EMU_FP32, tb_reg(&t, 0), one, one);
+		in->o[3] = one;
+	}
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.chain, 1 + (k - 1) * 4.4 + 1, 1e-9);
+	/* independent FFMAs issue back to back: K + 1 cycles */
+	tb_init(&t, 0);
+	one = tb_imm(&t, 0x3f800000u, 0);
+	for (int i = 0; i < k; i++) {
+		struct gs_ins *in = tb_ins(&t, GS_OP_FMAF32, GS_EMU_FP32, tb_reg(&t, 0), one, one);
+		in->o[3] = one;
+	}
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.chain, k + 1, 1e-9);
+	gs_emu_mem_release(&mem);
+}
+END_TEST
+
+/* The L1: a warp reads 32 distinct sectors twice.  With room for them the
+ * second pass hits (reuse distance 32 < capacity: 32 of 64 accesses hit);
+ * with room for 4 sectors (one set of 4 ways) it misses again. */
+START_TEST(test_probe_l1)
+{
+	for (int room = 0; room < 2; room++) {
+		struct tb t;
+		struct gs_emu_mem mem = { 0 };
+		struct gs_emu_blockstat st;
+		uint64_t buf;
+		ck_assert_int_eq(gs_emu_mem_alloc(&mem, 32 * 32, &buf), 0);
+		tb_init(&t, 0);
+		tb_param(&t, 8);
+		uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+		uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a = tb_reg(&t, 1);
+		tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 32, 0));
+		tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+		tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, tb_reg(&t, 0), a, 0);
+		tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, tb_reg(&t, 0), a, 0);
+		tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+		void *args[] = { &buf };
+		tb_probe(&t, &mem, 32, args, room ? 65536 : 4 * 32, &st);
+		ck_assert_int_eq((int)st.l1_miss, room ? 32 : 64);
+		ck_assert_int_eq((int)st.l1_hit, room ? 32 : 0);
+		ck_assert_int_eq((int)st.nsectors, 32);
+		gs_emu_blockstat_release(&st);
+		gs_emu_mem_release(&mem);
+	}
+}
+END_TEST
+
+/* The sampler: every edge of a 10 x 5 grid is represented, the weights
+ * cover the grid, and a grid smaller than the sample runs whole. */
+START_TEST(test_sampler)
+{
+	unsigned grid[3] = { 10, 5, 1 };
+	uint64_t idx[16];
+	double w[16], sum = 0;
+	size_t n = gs_emu_sample(grid, 16, idx, w);
+	int corner = 0, right = 0, bottom = 0, far = 0;
+	ck_assert(n <= 16 && n > 8);
+	for (size_t i = 0; i < n; i++) {
+		unsigned x = (unsigned)(idx[i] % 10), y = (unsigned)(idx[i] / 10);
+		sum += w[i];
+		corner |= x == 0 && y == 0;
+		right |= x == 9 && y > 0 && y < 4;
+		bottom |= y == 4 && x > 0 && x < 9;
+		far |= x == 9 && y == 4;
+		for (size_t j = 0; j < i; j++)
+			ck_assert(idx[j] != idx[i]);
+	}
+	ck_assert(corner && right && bottom && far);
+	ck_assert_double_eq_tol(sum, 50, 1e-9);
+	unsigned small[3] = { 3, 2, 1 };
+	ck_assert_int_eq((int)gs_emu_sample(small, 16, idx, w), 6);
+	for (int i = 0; i < 6; i++)
+		ck_assert(idx[i] == (uint64_t)i && w[i] == 1);
+}
+END_TEST
+
+/* The sample's size: the warp cap binds large blocks, down to the floor. */
+START_TEST(test_sample_size)
+{
+	struct gs_emu_profile p = { .sample_warps = 256 };
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 64), 32);   /* 64 warps: under the cap */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 256), 32);  /* 256 warps: at it */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 512), 16);  /* 16 warps a block */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 1024), GS_EMU_SAMPLE_MIN);
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 4, 1024), 4);   /* fewer asked */
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 96), 32);
+	p.sample_warps = 0;
+	ck_assert_int_eq((int)gs_emu_sample_size(&p, 32, 1024), 32);
+}
+END_TEST
+
 START_TEST(test_divergence)
 {
 	struct tb t;
@@ -1302,7 +1456,8 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,
 	     test_intrinsics_int, test_intrinsics_float, test_warp_misc, test_cancel)

@@ -6,6 +6,8 @@
  * G80 constants used by hand: Mem_LD 420, Departure_del_coal 4,
  * Departure_del_uncoal 10, 4 issue cycles per warp instruction, 16 SMs at
  * 1350 MHz, 86.4 GB/s, barrier release 20 cycles, launch 5 us. */
+#include <math.h>
+
 #include "harness.h"
 #include "dev/emu/emu.h"
 
@@ -256,6 +258,36 @@ START_TEST(test_no_memory)
 }
 END_TEST
 
-GS_TEST_MAIN(test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+/* The interval model's loaded latency: one block per SM whose chain is
+ * DRAM latency in part.  Without misses on the chain the time is the larger
+ * of the SM and DRAM bounds; with them, DRAM's queue stretches the waiting
+ * part of the chain: the larger root of t^2 - (S + D) t + (S - W) D. */
+START_TEST(test_interval_loaded_latency)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_ptr_nonnull(p);
+	unsigned grid[3] = { (unsigned)p->sms, 1, 1 }, block[3] = { 32, 1, 1 };
+	struct gs_emu_occ occ = { .blocks_per_sm = 1 };
+	double hz = p->clock_mhz * 1e6, w = 1;
+	for (int with_misses = 0; with_misses < 2; with_misses++) {
+		struct gs_emu_blockstat st = { 0 };
+		st.chain = 10000;
+		st.chain_misses = with_misses ? 10 : 0;
+		/* every sector read once: all of the L2 traffic goes to DRAM */
+		st.l1_miss = st.nsectors = 2000;
+		struct gs_emu_interval iv;
+		ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+		double d = (double)p->sms * 2000 * 32 / (p->dram_bw_gbs * 1e9) * hz;
+		double s = 10000 + st.chain_misses * (p->mem_latency - p->lat_l2);
+		double wait = st.chain_misses * p->mem_latency;
+		double want = (s + d + sqrt((s + d) * (s + d) - 4 * (s - wait) * d)) / 2;
+		ck_assert_double_eq_tol(iv.t_dram, d, 1e-6);
+		ck_assert_double_eq_tol(iv.cycles, with_misses ? want : (s > d ? s : d), 1e-6);
+		ck_assert(!with_misses || iv.cycles > s + 0.5 * d);
+	}
+}
+END_TEST
+
+GS_TEST_MAIN(test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

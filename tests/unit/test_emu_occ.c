@@ -5,6 +5,8 @@
 #include "harness.h"
 #include "dev/emu/emu.h"
 
+#include <stdlib.h>
+
 #if defined(__has_include)
 #if __has_include(<cuda_occupancy.h>)
 #include <cuda_occupancy.h>
@@ -46,13 +48,13 @@ static struct gs_emu_occ occ(const struct gs_emu_profile *p, int threads, int re
 
 START_TEST(test_profiles_listed)
 {
-	const char *names[] = { "g80", "gf100", "sm_80", "sm_90" };
+	const char *names[] = { "g80", "gf100", "sm_80", "sm_86", "sm_90" };
 	int n = 0;
 
 	while (gs_emu_profiles[n])
 		n++;
-	ck_assert_int_eq(n, 4);
-	for (int i = 0; i < 4; i++) {
+	ck_assert_int_eq(n, 5);
+	for (int i = 0; i < 5; i++) {
 		const struct gs_emu_profile *p = prof(names[i]);
 
 		ck_assert_str_eq(p->name, names[i]);
@@ -65,6 +67,49 @@ START_TEST(test_profiles_listed)
 	ck_assert_str_eq(prof("g80")->arch, "sm_75");
 	ck_assert_str_eq(prof("gf100")->arch, "sm_75");
 	ck_assert_str_eq(prof("sm_90")->arch, "sm_90");
+	ck_assert_int_eq(prof("g80")->model, GS_EMU_MODEL_MWP);
+	ck_assert_int_eq(prof("sm_90")->model, GS_EMU_MODEL_INTERVAL);
+}
+END_TEST
+
+/* The profile format: errors name their line; a minimal file parses. */
+START_TEST(test_profile_parse)
+{
+	struct gs_emu_profile p;
+	char err[256];
+	static const char good[] =
+		"# comment\nname = t\ngpu = Test GPU  # trailing comment\ncc = 9.0\narch = sm_90\n"
+		"model = mwp-cwp\nsms = 2\nclock_mhz = 1000\nmem_bw_gbs = 100\nwarp_size = 32\n"
+		"max_threads_block = 1024\nmax_threads_sm = 2048\nmax_blocks_sm = 32\n"
+		"max_warps_sm = 64\nregs_sm = 65536\nregs_block = 65536\nmax_regs_thread = 255\n"
+		"reg_alloc_unit = 256\nreg_alloc_by_block = 0\nwarp_alloc_gran = 4\n"
+		"smem_sm = 1000\nsmem_block = 1000\nsmem_alloc_unit = 128\n"
+		"smem_reserved_block = 0\nbanks = 32\ncoalesce = sectors\nmem_latency = 500\n"
+		"departure_delay = 4\ndeparture_delay_uncoal = 2\nissue.int = 1\nissue.fp32 = 1\n"
+		"issue.fp64 = 1\nissue.sfu = 1\nissue.mem = 1\nissue.ctrl = 1\n"
+		"issue.barrier = 1\nissue.other = 1\nbarrier_cycles = 1\nlaunch_overhead_us = 1\n";
+
+	ck_assert_msg(gs_emu_profile_parse(good, &p, err, sizeof err) == 0, "%s", err);
+	ck_assert_str_eq(p.gpu, "Test GPU");
+	ck_assert_int_eq(p.cc_major, 9);
+	ck_assert_int_eq(p.sms, 2);
+	ck_assert_int_eq(gs_emu_profile_parse("name = a\n\nsms = x\n", &p, err, sizeof err), -1);
+	ck_assert_str_eq(err, "3: 'x' is not a non-negative integer");
+	ck_assert_int_eq(gs_emu_profile_parse("name = a\nfoo = 1\n", &p, err, sizeof err), -1);
+	ck_assert_str_eq(err, "2: unknown key 'foo'");
+	ck_assert_int_eq(gs_emu_profile_parse("name a\n", &p, err, sizeof err), -1);
+	ck_assert_str_eq(err, "1: expected 'key = value', got 'name a'");
+	ck_assert_int_eq(gs_emu_profile_parse("name = a\n", &p, err, sizeof err), -1);
+	ck_assert_str_eq(err, "1: 'gpu' is missing");
+	/* the interval model needs its own figures */
+	char *iv = malloc(sizeof good + 8);
+	const char *m = strstr(good, "mwp-cwp");
+	memcpy(iv, good, (size_t)(m - good));
+	strcpy(iv + (m - good), "interval");
+	strcat(iv, m + 7);
+	ck_assert_int_eq(gs_emu_profile_parse(iv, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "the interval model needs it") != NULL, "%s", err);
+	free(iv);
 }
 END_TEST
 
@@ -413,6 +458,7 @@ static TCase *tc_occ(void)
 	TCase *tc = tcase_create("occupancy");
 
 	tcase_add_test(tc, test_profiles_listed);
+	tcase_add_test(tc, test_profile_parse);
 	tcase_add_test(tc, test_g80_ryoo_register_cliff);
 	tcase_add_test(tc, test_g80_ryoo_cgo_section4);
 	tcase_add_test(tc, test_g80_ryoo_tiles);

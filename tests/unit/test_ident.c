@@ -50,6 +50,7 @@ struct setup {
 	const char *device;
 	struct gs_stop_policy stop;
 	int flush_l2;
+	int emu_sample;
 	const char *nvrtc; /* version */
 	const char *const *sets;
 	size_t nsets;
@@ -74,7 +75,7 @@ static void ident_of(const struct setup *s, char out[33])
 	gs_diag_release(&d);
 
 	struct gs_ident_opts io = { .device = s->device, .stop = s->stop, .flush_l2 = s->flush_l2,
-				    .nvrtc_version = s->nvrtc };
+				    .nvrtc_version = s->nvrtc, .emu_sample = s->emu_sample };
 	struct gs_ident *id = gs_ident_new(sp, &io);
 	struct gs_enum e;
 	struct gs_vm vm;
@@ -240,6 +241,9 @@ START_TEST(test_each_ingredient_changes_it)
 	s = base();
 	s.flush_l2 = 1;
 	expect(&s, 0, "--flush-l2");
+	s = base();
+	s.emu_sample = 4;
+	expect(&s, 0, "another --emu-sample on an emulated device");
 }
 END_TEST
 

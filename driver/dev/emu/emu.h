@@ -16,6 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The timing model's revision: part of a modeled result's identity
+ * (sched/ident.c), so that a sweep never reuses times an older model made.
+ * Change it with any change that moves modeled times. */
+#define GS_EMU_MODEL_REV "interval-1"
+
 /* ---- profiles -------------------------------------------------------------- */
 
 enum gs_emu_coalesce {
@@ -24,15 +29,28 @@ enum gs_emu_coalesce {
 	GS_EMU_COALESCE_SECTORS, /* compute >= 2.0: distinct 32-byte sectors per warp */
 };
 
+enum gs_emu_model_kind {
+	GS_EMU_MODEL_MWP,      /* Hong & Kim's MWP-CWP model at the emulator sizes (model.c) */
+	GS_EMU_MODEL_INTERVAL, /* the interval model at the real sizes (interval.c) */
+};
+
+/* A device profile: read from profiles/NAME.profile (profiles/README.md
+ * lists the keys and their sources), or from the copy compiled in. */
 struct gs_emu_profile {
-	const char *name;        /* "g80", "gf100", "sm_80", "sm_90" */
-	const char *gpu;         /* "GeForce 8800 GTX" */
+	char name[32];           /* "g80", "gf100", "sm_80", "sm_90" */
+	char gpu[64];            /* "GeForce 8800 GTX" */
 	int cc_major, cc_minor;
-	const char *arch;        /* the NVRTC target the variants compile for: "sm_75" for
+	char arch[16];           /* the NVRTC target the variants compile for: "sm_75" for
 				  * profiles older than NVRTC supports, else their own */
+	enum gs_emu_model_kind model;
+	int sample_blocks;       /* default blocks executed per launch at the real size;
+				  * 0: time at the emulator size */
+	int sample_warps;        /* ... but past GS_EMU_SAMPLE_MIN blocks, no more blocks
+				  * than hold this many warps; 0: no such cap */
 	int sms;
 	double clock_mhz;        /* shader clock */
-	double mem_bw_gbs;       /* DRAM bandwidth, GB/s */
+	double mem_bw_gbs;       /* DRAM bandwidth, GB/s, the specification's */
+	double dram_bw_gbs;      /* what streaming kernels reach (interval model) */
 	int warp_size;
 	int max_threads_block, max_threads_sm, max_blocks_sm, max_warps_sm;
 	int regs_sm, regs_block, max_regs_thread;
@@ -48,14 +66,31 @@ struct gs_emu_profile {
 				  * coalesced request (Hong & Kim's Departure_del_coal) */
 	double departure_delay_uncoal; /* cycles between two transactions of one uncoalesced
 					* warp leaving (Departure_del_uncoal) */
-	double issue_cycles[8];  /* cycles for one warp to issue one instruction, per class */
+	double issue_cycles[8];  /* cycles of an SM's pipe for one warp instruction, per class */
 	double barrier_cycles;   /* cost of one bar.sync per warp */
 	double launch_overhead_us;
+	/* the interval model (interval.c says how each is used) */
+	int subpartitions;       /* warp schedulers per SM */
+	double issue_per_sub;    /* warp instructions a scheduler issues per clock */
+	double lat[8];           /* dependent-issue latency per class; lat[GS_EMU_MEM] unused */
+	double lat_smem, lat_l1, lat_l2; /* load-to-use: shared, L1 hit, L2 hit */
+	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
+	double l1_bw;            /* L1 bytes per clock per SM */
+	double l2_bytes, l2_bw_gbs;
 };
 
-/* NULL-terminated list; find by name ("sm_90"), NULL if unknown. */
-extern const struct gs_emu_profile *const gs_emu_profiles[];
+/* The profiles: NULL-terminated, in a fixed order (the compiled-in ones,
+ * then others found in the profile directory, by name).  Loaded on first
+ * use from $GSEARCH_PROFILES, else profiles/ beside the binary's build
+ * tree (build/gsearch -> profiles/) or ../share/gsearch/profiles, else
+ * from the copies compiled in.  A file that does not parse is reported on
+ * stderr ("profiles/sm_90.profile:12: error: ...") and its compiled-in
+ * copy is used instead. */
+const struct gs_emu_profile *const *gs_emu_profile_list(void);
+#define gs_emu_profiles (gs_emu_profile_list())
 const struct gs_emu_profile *gs_emu_profile_find(const char *name);
+/* Parse one profile's text: 0, or -1 with "LINE: message" in err. */
+int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, size_t errlen);
 
 /* ---- occupancy --------------------------------------------------------------- */
 
@@ -171,6 +206,24 @@ size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry);
 /* address and size of a module variable (.global or .const), 0 or -1 */
 int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *addr, uint64_t *size);
 
+/* What one executed block of a sampled launch saw (probe.c): its counters,
+ * its warps' dependency chains and its global accesses through a private
+ * L1.  Owned by the caller of gs_emu_run; release with
+ * gs_emu_blockstat_release. */
+struct gs_emu_blockstat {
+	struct gs_emu_counters c;
+	double chain;            /* cycles of the block's longest warp, issued in order with
+				  * every result waiting for its inputs (L1 misses at lat.l2) */
+	double chain_misses;     /* L1-missing loads on that longest path */
+	double exposed;          /* cycles of latency that blocks_per_sm blocks' issue does not
+				  * cover, summed over the block's barrier intervals */
+	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
+	uint64_t st_sectors;     /* sectors stored (written through to L2) */
+	uint64_t *sectors;       /* distinct sectors touched, sorted */
+	size_t nsectors;
+};
+void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
+
 struct gs_emu_launch {
 	const struct gs_ptx_module *mod;
 	int entry;
@@ -181,6 +234,13 @@ struct gs_emu_launch {
 	struct gs_emu_mem *mem;
 	int threads;                /* host threads for blocks; <= 1: this thread only */
 	volatile int *cancel;       /* stop early when *cancel becomes non-zero (may be NULL) */
+	/* a sampled launch: only these blocks (linear indices) run, each
+	 * observed into stats[i]; the L1 each sees is l1_bytes large */
+	const uint64_t *only;
+	size_t nonly;
+	struct gs_emu_blockstat *stats;
+	int l1_bytes;
+	int blocks_per_sm;          /* resident with it: the issue that covers its latency */
 };
 
 enum {
@@ -195,6 +255,37 @@ enum {
  * the instruction and the address: "emulator: out-of-bounds st.global.f32
  * at line 87: address 0x10001000 (block (3,0,0) thread (5,0,0))". */
 int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *err, size_t errlen);
+
+/* ---- sampled launches ------------------------------------------------------------ */
+
+/* Choose at most n blocks of the grid (sample.c): idx[] their linear
+ * indices, weight[] how many blocks of the grid each stands for (the
+ * weights sum to the grid's blocks).  Returns how many were chosen. */
+size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight);
+
+/* The blocks a launch samples: at most `blocks`, and, past GS_EMU_SAMPLE_MIN,
+ * no more than hold the profile's sample_warps warps. */
+enum { GS_EMU_SAMPLE_MIN = 8 };
+size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned block_threads);
+
+/* The interval model's time for one launch (interval.c), from the sampled
+ * blocks' observations.  out->ms includes the launch overhead. */
+struct gs_emu_interval {
+	double ms, cycles;
+	double t_sm, t_l2, t_dram;  /* cycles: the busiest SM's waves, L2 and DRAM traffic */
+	double per_block_issue;     /* SM cycles one block's instructions take on the pipes */
+	double per_block_chain;     /* its longest dependency chain, DRAM latency included */
+	double per_block_exposed;   /* latency its barrier intervals leave uncovered */
+	double l1_hit, l2_hit;      /* hit rates of loads */
+	double l2_bytes, dram_bytes;
+	int waves, blocks_per_sm;
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "latency", "l2", "dram",
+				     * "dram latency" */
+};
+int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
+			  const unsigned block[3], const struct gs_emu_occ *occ,
+			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
+			  double footprint_cap, struct gs_emu_interval *out);
 
 /* ---- the timing model --------------------------------------------------------------- */
 

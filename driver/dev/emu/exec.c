@@ -609,6 +609,8 @@ reload:
 			goto out;
 		}
 		const struct gs_ins *in = &code[pc];
+		if (__builtin_expect(x->pr != NULL, 0))
+			gs_x_probe_issue(x, w, in);
 		cnt->warp_inst[in->cls]++;
 		cnt->thread_inst[in->cls] += (unsigned)nact;
 		issued++;
@@ -1086,6 +1088,8 @@ static void bar_release(struct gs_xctx *x)
 {
 	uint32_t popc = 0;
 	int all = 1, any = 0;
+	if (x->pr)
+		gs_x_probe_barrier(x);
 	for (unsigned i = 0; i < x->nwarps; i++) {
 		struct gs_xwarp *w = &x->w[i];
 		if (w->state != GS_XW_BAR)
@@ -1136,6 +1140,8 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 	x->ctaid[1] = (unsigned)(b / l->grid[0] % l->grid[1]);
 	x->ctaid[2] = (unsigned)(b / ((uint64_t)l->grid[0] * l->grid[1]));
 	memset(x->smem, 0, x->smem_bytes);
+	if (x->pr)
+		gs_x_probe_begin(x);
 	for (unsigned i = 0; i < x->nwarps; i++) {
 		struct gs_xwarp *w = &x->w[i];
 		memset(w->local, 0, GS_WARP * x->local_bytes);
@@ -1169,6 +1175,21 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 	return 0;
 }
 
+/* A sampled block: its own counters and observations into stats[i]. */
+static int run_probed(struct gs_xctx *x, uint64_t i)
+{
+	struct gs_emu_counters keep = x->c;
+	memset(&x->c, 0, sizeof x->c);
+	int rc = run_block(x, x->l->only[i]);
+	if (rc == 0) {
+		gs_x_probe_end(x, &x->l->stats[i]);
+		x->l->stats[i].c = x->c;
+	}
+	gs_emu_counters_add(&keep, &x->c);
+	x->c = keep;
+	return rc;
+}
+
 static void *worker(void *arg)
 {
 	struct gs_xctx *x = arg;
@@ -1177,16 +1198,16 @@ static void *worker(void *arg)
 		uint64_t b = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
 		if (b >= r->nblocks)
 			break;
-		x->block = b;
+		x->block = x->l->only ? x->l->only[b] : b;
 		if (abandon(x))
 			break;
-		int rc = run_block(x, b);
+		int rc = x->l->only ? run_probed(x, b) : run_block(x, b);
 		if (rc > 0)
 			break;
 		if (rc < 0) {
 			pthread_mutex_lock(&r->lock);
-			if (b < r->fault_block) {
-				__atomic_store_n(&r->fault_block, b, __ATOMIC_RELAXED);
+			if (x->block < r->fault_block) {
+				__atomic_store_n(&r->fault_block, x->block, __ATOMIC_RELAXED);
 				r->rc = rc;
 				memcpy(r->msg, x->msg, sizeof r->msg);
 			}
@@ -1199,6 +1220,8 @@ static void *worker(void *arg)
 
 static void ctx_release(struct gs_xctx *x)
 {
+	gs_x_probe_free(x->pr);
+	x->pr = NULL;
 	if (x->w) {
 		for (unsigned i = 0; i < x->nwarps; i++) {
 			free(x->w[i].rf);
@@ -1259,7 +1282,11 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 		if (!l->args[i])
 			return badlaunch(err, errlen, "an argument is missing");
 
-	struct gs_xrun r = { .l = l, .nblocks = nblocks, .fault_block = UINT64_MAX };
+	for (size_t i = 0; l->only && i < l->nonly; i++)
+		if (l->only[i] >= nblocks)
+			return badlaunch(err, errlen, "a sampled block outside the grid");
+	struct gs_xrun r = { .l = l, .nblocks = l->only ? l->nonly : nblocks,
+			     .fault_block = UINT64_MAX };
 	struct gs_xctx proto = { .l = l, .m = m, .f = f, .code = m->code, .run = &r };
 	proto.nthreads = (unsigned)nthreads;
 	proto.nwarps = (unsigned)((nthreads + GS_WARP - 1) / GS_WARP);
@@ -1278,8 +1305,10 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	int nthr = l->threads > 1 ? l->threads : 1;
 	if (f->seq)
 		nthr = 1;
-	if ((uint64_t)nthr > nblocks)
-		nthr = (int)nblocks;
+	if ((uint64_t)nthr > r.nblocks)
+		nthr = (int)r.nblocks;
+	if (!r.nblocks)
+		return badlaunch(err, errlen, "an empty sample");
 	struct gs_xctx *xs = calloc((size_t)nthr, sizeof(*xs));
 	pthread_t *tid = calloc((size_t)nthr, sizeof(*tid));
 	r.kparam = calloc(1, f->kparam_bytes + 8);
@@ -1304,6 +1333,15 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	int started = 0;
 	for (int i = 0; i < nthr; i++) {
 		if (ctx_init(&xs[i], &proto) < 0) {
+			ctx_release(&xs[i]);
+			memset(&xs[i], 0, sizeof(xs[i]));
+			if (i == 0) {
+				rc = badlaunch(err, errlen, "out of memory for the blocks' state");
+				goto joined;
+			}
+			break;
+		}
+		if (l->only && !(xs[i].pr = gs_x_probe_new(&xs[i]))) {
 			ctx_release(&xs[i]);
 			memset(&xs[i], 0, sizeof(xs[i]));
 			if (i == 0) {

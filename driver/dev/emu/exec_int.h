@@ -224,7 +224,19 @@ struct gs_xctx {
 	char msg[512];
 	/* whole-run state shared by the host threads */
 	struct gs_xrun *run;
+	/* a sampled launch's observer (probe.c), NULL otherwise */
+	struct gs_xprobe *pr;
 };
+
+/* probe.c: what a sampled launch observes of each block */
+struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x);
+void gs_x_probe_free(struct gs_xprobe *p);
+void gs_x_probe_begin(struct gs_xctx *x);
+void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in);
+void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
+		    unsigned size);
+void gs_x_probe_barrier(struct gs_xctx *x);
+void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out);
 
 /* Fault helpers: fill x->msg and return GS_EMU_FAULT. */
 int gs_x_fault(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in, int lane,

@@ -1,230 +1,373 @@
-/* profile.c — the emulated devices: resource limits, occupancy allocation
- * rules and timing-model constants of four GPUs.
+/* profile.c — the emulated devices' profiles: text files of `key = value`
+ * lines (profiles/NAME.profile, described in profiles/README.md), parsed here.
  *
- * Every figure carries its source.  Sources, by the tag used below:
- *   [R08]  Ryoo et al., "Optimization principles and application performance
- *          evaluation of a multithreaded GPU using CUDA", PPoPP 2008, section 2
- *          (the 8800 GTX: 16 SMs at 1.35 GHz, 8192 registers, 16 KB shared,
- *          768 threads and 8 blocks per SM, 86.4 GB/s).
- *   [OCC]  NVIDIA's CUDA Occupancy Calculator spreadsheet, "GPU Data" sheet, as
- *          transcribed in the cuda-calculator web ports: cc 1.0 register unit
- *          256 per block, warp allocation granularity 2, shared unit 512 B, at
- *          most 124 registers per thread; cc 2.0 register unit 64 per warp, 63
- *          registers per thread, shared unit 128 B, warp granularity 2.
- *   [CO]   the CUDA 13 toolkit's cuda_occupancy.h (cc 8.0, 9.0: 32 blocks per SM,
- *          256-register granules per warp, 4 sub-partitions, 128 B shared unit,
- *          1 KB reserved per block).
- *   [PG]   CUDA C++ Programming Guide: compute capability table (threads, blocks,
- *          shared memory per SM and per block) and the throughput of native
- *          arithmetic instructions (operations per clock per SM), from which
- *          issue cycles = 32 / operations per clock; and "400 to 600 clock
- *          cycles" of global memory latency for cc 1.x/2.x.
- *   [HK]   Hong & Kim, "An analytical model for a GPU architecture with
- *          memory-level and thread-level parallelism awareness", ISCA 2009:
- *          Table 1 (4 issue cycles per warp instruction), Table 6 for the G80
- *          FX5600 at 1.35 GHz (Mem_LD 420, Departure_del_coal 4,
- *          Departure_del_uncoal 10).
- *   [SPEC] the vendor's product specifications (clock, bandwidth, SMs).
- *   [H100] measured for this profile on an H100 80GB HBM3 (SXM, SM clock at its
- *          1980 MHz maximum, checked with %globaltimer): dependent loads over
- *          1 GiB at random 2 KiB strides 690-697 cycles (350 ns), L2 hits 291,
- *          shared memory 29, dependent FFMA 4.4; bar.sync 14.7 cycles for one
- *          warp plus 2.0 per further warp; an empty kernel 3.7 us per launch
- *          back to back (5.2 us between two events around one launch).
- *   (est.) an estimate with no measurement behind it, said where it is used.
- *
- * Compute capability 1.0 and 2.0 are older than any target NVRTC 13 accepts
- * (its oldest is sm_75), so the g80 and gf100 profiles run PTX compiled for
- * sm_75; their registers are the sm_75 compiler's, which is the first thing
- * to remember when comparing with the 8800 GTX figures of the seeds. */
+ * The files are data, not code, so that a user can read where every figure
+ * comes from and add a GPU without a compiler.  The bundled ones are also
+ * compiled in (profiles_embed.c), so that a lone build/gsearch works; a
+ * file found on disk takes precedence over its compiled-in copy. */
+#define _GNU_SOURCE
 #include "dev/emu/emu.h"
+#include "util/util.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* GeForce 8800 GTX (G80), compute capability 1.0. */
-static const struct gs_emu_profile g80 = {
-	.name = "g80",
-	.gpu = "GeForce 8800 GTX",
-	.cc_major = 1,
-	.cc_minor = 0,
-	.arch = "sm_75",
-	.sms = 16,              /* [R08] */
-	.clock_mhz = 1350,      /* [R08] shader clock */
-	.mem_bw_gbs = 86.4,     /* [R08] 384-bit GDDR3 at 900 MHz */
-	.warp_size = 32,
-	.max_threads_block = 512, /* [R08] [OCC] */
-	.max_threads_sm = 768,  /* [R08] */
-	.max_blocks_sm = 8,     /* [R08] */
-	.max_warps_sm = 24,     /* [OCC] */
-	.regs_sm = 8192,        /* [R08] */
-	.regs_block = 8192,     /* [OCC] */
-	.max_regs_thread = 124, /* [OCC] */
-	.reg_alloc_unit = 256,  /* [OCC] per block */
-	.reg_alloc_by_block = 1,
-	.warp_alloc_gran = 2,   /* [OCC] */
-	.smem_sm = 16384,       /* [R08] */
-	.smem_block = 16384,    /* [OCC] */
-	.smem_alloc_unit = 512, /* [OCC] */
-	/* On cc 1.x a block's kernel arguments and its built-in variables (16
-	 * bytes) live in shared memory too, and ptxas reported them as "N+16
-	 * bytes smem".  Not modeled: the variants here are compiled for sm_75,
-	 * whose parameter layout (64-bit pointers, constant bank) says nothing
-	 * about what a 1.0 compiler would have put there, and the seeds' own
-	 * arithmetic leaves them out (Ryoo et al. 2008, II-B: 4 KB + 1 KB per
-	 * block still gives 3 blocks, which 16 bytes more would break). */
-	.smem_reserved_block = 0,
-	.banks = 16,            /* [R08] per half-warp */
-	.coalesce = GS_EMU_COALESCE_CC10,
-	.mem_latency = 420,     /* [HK] Table 6 */
-	.departure_delay = 4,   /* [HK] Table 6 */
-	.departure_delay_uncoal = 10, /* [HK] Table 6 */
-	/* [PG] cc 1.x: 8 fp32/int32 add/mad per clock (4 cycles a warp, as [HK]
-	 * Table 1), 2 transcendentals per clock on the 2 SFUs (16).  Compute
-	 * capability 1.0 has no double precision at all (nvcc demoted double to
-	 * float for sm_1x); fp64 is charged 32 cycles, the rate of the first
-	 * double-capable SM (GT200, cc 1.3: 1 per clock), as a deliberately slow
-	 * stand-in (est.).  A 32-bit integer multiply took several instructions
-	 * on cc 1.x; the int class is charged the add rate (est.). */
-	.issue_cycles = {
-		[GS_EMU_INT] = 4, [GS_EMU_FP32] = 4, [GS_EMU_FP64] = 32, [GS_EMU_SFU] = 16,
-		[GS_EMU_MEM] = 4, [GS_EMU_CTRL] = 4, [GS_EMU_BARRIER] = 4, [GS_EMU_OTHER] = 4,
-	},
-	.barrier_cycles = 20,   /* (est.) release latency of bar.sync, about a pipeline depth */
-	.launch_overhead_us = 5, /* (est.) */
+/* profiles_embed.c: the bundled files' texts, NULL-terminated */
+extern const char *const gs_emu_embedded_profiles[];
+
+enum ftype { F_STR, F_INT, F_DBL, F_CC, F_MODEL, F_COALESCE };
+
+#define OFF(f) offsetof(struct gs_emu_profile, f)
+#define SZ(f) sizeof(((struct gs_emu_profile *)0)->f)
+static const struct field {
+	const char *key;
+	enum ftype t;
+	size_t off, size;
+	int required;
+} fields[] = {
+	{ "name", F_STR, OFF(name), SZ(name), 1 },
+	{ "gpu", F_STR, OFF(gpu), SZ(gpu), 1 },
+	{ "cc", F_CC, 0, 0, 1 },
+	{ "arch", F_STR, OFF(arch), SZ(arch), 1 },
+	{ "model", F_MODEL, 0, 0, 1 },
+	{ "sample_blocks", F_INT, OFF(sample_blocks), 0, 0 },
+	{ "sample_warps", F_INT, OFF(sample_warps), 0, 0 },
+	{ "sms", F_INT, OFF(sms), 0, 1 },
+	{ "clock_mhz", F_DBL, OFF(clock_mhz), 0, 1 },
+	{ "mem_bw_gbs", F_DBL, OFF(mem_bw_gbs), 0, 1 },
+	{ "dram_bw_gbs", F_DBL, OFF(dram_bw_gbs), 0, 0 },
+	{ "warp_size", F_INT, OFF(warp_size), 0, 1 },
+	{ "max_threads_block", F_INT, OFF(max_threads_block), 0, 1 },
+	{ "max_threads_sm", F_INT, OFF(max_threads_sm), 0, 1 },
+	{ "max_blocks_sm", F_INT, OFF(max_blocks_sm), 0, 1 },
+	{ "max_warps_sm", F_INT, OFF(max_warps_sm), 0, 1 },
+	{ "regs_sm", F_INT, OFF(regs_sm), 0, 1 },
+	{ "regs_block", F_INT, OFF(regs_block), 0, 1 },
+	{ "max_regs_thread", F_INT, OFF(max_regs_thread), 0, 1 },
+	{ "reg_alloc_unit", F_INT, OFF(reg_alloc_unit), 0, 1 },
+	{ "reg_alloc_by_block", F_INT, OFF(reg_alloc_by_block), 0, 1 },
+	{ "warp_alloc_gran", F_INT, OFF(warp_alloc_gran), 0, 1 },
+	{ "smem_sm", F_INT, OFF(smem_sm), 0, 1 },
+	{ "smem_block", F_INT, OFF(smem_block), 0, 1 },
+	{ "smem_alloc_unit", F_INT, OFF(smem_alloc_unit), 0, 1 },
+	{ "smem_reserved_block", F_INT, OFF(smem_reserved_block), 0, 1 },
+	{ "banks", F_INT, OFF(banks), 0, 1 },
+	{ "coalesce", F_COALESCE, 0, 0, 1 },
+	{ "mem_latency", F_DBL, OFF(mem_latency), 0, 1 },
+	{ "departure_delay", F_DBL, OFF(departure_delay), 0, 1 },
+	{ "departure_delay_uncoal", F_DBL, OFF(departure_delay_uncoal), 0, 1 },
+	{ "issue.int", F_DBL, OFF(issue_cycles[GS_EMU_INT]), 0, 1 },
+	{ "issue.fp32", F_DBL, OFF(issue_cycles[GS_EMU_FP32]), 0, 1 },
+	{ "issue.fp64", F_DBL, OFF(issue_cycles[GS_EMU_FP64]), 0, 1 },
+	{ "issue.sfu", F_DBL, OFF(issue_cycles[GS_EMU_SFU]), 0, 1 },
+	{ "issue.mem", F_DBL, OFF(issue_cycles[GS_EMU_MEM]), 0, 1 },
+	{ "issue.ctrl", F_DBL, OFF(issue_cycles[GS_EMU_CTRL]), 0, 1 },
+	{ "issue.barrier", F_DBL, OFF(issue_cycles[GS_EMU_BARRIER]), 0, 1 },
+	{ "issue.other", F_DBL, OFF(issue_cycles[GS_EMU_OTHER]), 0, 1 },
+	{ "barrier_cycles", F_DBL, OFF(barrier_cycles), 0, 1 },
+	{ "launch_overhead_us", F_DBL, OFF(launch_overhead_us), 0, 1 },
+	{ "subpartitions", F_INT, OFF(subpartitions), 0, 0 },
+	{ "issue_per_sub", F_DBL, OFF(issue_per_sub), 0, 0 },
+	{ "lat.int", F_DBL, OFF(lat[GS_EMU_INT]), 0, 0 },
+	{ "lat.fp32", F_DBL, OFF(lat[GS_EMU_FP32]), 0, 0 },
+	{ "lat.fp64", F_DBL, OFF(lat[GS_EMU_FP64]), 0, 0 },
+	{ "lat.sfu", F_DBL, OFF(lat[GS_EMU_SFU]), 0, 0 },
+	{ "lat.smem", F_DBL, OFF(lat_smem), 0, 0 },
+	{ "lat.l1", F_DBL, OFF(lat_l1), 0, 0 },
+	{ "lat.l2", F_DBL, OFF(lat_l2), 0, 0 },
+	{ "l1_bytes", F_INT, OFF(l1_bytes), 0, 0 },
+	{ "l1_line", F_INT, OFF(l1_line), 0, 0 },
+	{ "l1_assoc", F_INT, OFF(l1_assoc), 0, 0 },
+	{ "l1_bw", F_DBL, OFF(l1_bw), 0, 0 },
+	{ "l2_bytes", F_DBL, OFF(l2_bytes), 0, 0 },
+	{ "l2_bw_gbs", F_DBL, OFF(l2_bw_gbs), 0, 0 },
 };
+#define NFIELDS (sizeof fields / sizeof fields[0])
 
-/* GeForce GTX 480 (GF100, Fermi), compute capability 2.0. */
-static const struct gs_emu_profile gf100 = {
-	.name = "gf100",
-	.gpu = "GeForce GTX 480",
-	.cc_major = 2,
-	.cc_minor = 0,
-	.arch = "sm_75",
-	.sms = 15,              /* [SPEC] 480 cores, one of 16 SMs disabled */
-	.clock_mhz = 1401,      /* [SPEC] processor clock */
-	.mem_bw_gbs = 177.4,    /* [SPEC] 384-bit GDDR5 at 3696 MT/s */
-	.warp_size = 32,
-	.max_threads_block = 1024, /* [PG] [OCC] */
-	.max_threads_sm = 1536, /* [PG] [OCC] */
-	.max_blocks_sm = 8,     /* [OCC] */
-	.max_warps_sm = 48,     /* [OCC] */
-	.regs_sm = 32768,       /* [OCC] */
-	.regs_block = 32768,    /* [OCC] */
-	.max_regs_thread = 63,  /* [OCC] */
-	.reg_alloc_unit = 64,   /* [OCC] per warp */
-	.reg_alloc_by_block = 0,
-	.warp_alloc_gran = 2,   /* [OCC] */
-	.smem_sm = 49152,       /* [PG] the default 48 KB shared / 16 KB L1 split */
-	.smem_block = 49152,    /* [PG] */
-	.smem_alloc_unit = 128, /* [OCC] */
-	.smem_reserved_block = 0,
-	.banks = 32,            /* [PG] */
-	.coalesce = GS_EMU_COALESCE_SECTORS,
-	.mem_latency = 600,     /* [PG] upper end of "400 to 600 cycles" (est. for Fermi) */
-	.departure_delay = 4,   /* (est.) kept at the value [HK] measured on G80 and GT200 */
-	.departure_delay_uncoal = 10, /* (est.) as G80 */
-	/* [PG] cc 2.0: 32 fp32 and int32 add per clock (1 cycle a warp), 4 SFU
-	 * (8); 16 load/store units (2); the GeForce part runs fp64 at 1/8 of the
-	 * fp32 rate [SPEC: 168 vs 1345 GFLOPS], 4 per clock (8). */
-	.issue_cycles = {
-		[GS_EMU_INT] = 1, [GS_EMU_FP32] = 1, [GS_EMU_FP64] = 8, [GS_EMU_SFU] = 8,
-		[GS_EMU_MEM] = 2, [GS_EMU_CTRL] = 1, [GS_EMU_BARRIER] = 2, [GS_EMU_OTHER] = 1,
-	},
-	.barrier_cycles = 20,   /* (est.) */
-	.launch_overhead_us = 5, /* (est.) */
-};
+/* what the interval model cannot do without */
+static const char *const interval_keys[] = { "dram_bw_gbs", "subpartitions", "issue_per_sub",
+					     "lat.int", "lat.fp32", "lat.smem", "lat.l1", "lat.l2",
+					     "l1_bytes", "l1_line", "l1_assoc", "l1_bw",
+					     "l2_bytes", "l2_bw_gbs" };
 
-/* A100 SXM4 40GB (GA100, Ampere), compute capability 8.0. */
-static const struct gs_emu_profile sm_80 = {
-	.name = "sm_80",
-	.gpu = "A100 SXM4 40GB",
-	.cc_major = 8,
-	.cc_minor = 0,
-	.arch = "sm_80",
-	.sms = 108,             /* [SPEC] */
-	.clock_mhz = 1410,      /* [SPEC] boost clock, what cudaDeviceProp reports */
-	.mem_bw_gbs = 1555,     /* [SPEC] 5120-bit HBM2 at 2.43 GT/s */
-	.warp_size = 32,
-	.max_threads_block = 1024, /* [PG] */
-	.max_threads_sm = 2048, /* [PG] */
-	.max_blocks_sm = 32,    /* [PG] [CO] */
-	.max_warps_sm = 64,     /* [PG] */
-	.regs_sm = 65536,       /* [PG] */
-	.regs_block = 65536,    /* [PG] */
-	.max_regs_thread = 255, /* [PG] */
-	.reg_alloc_unit = 256,  /* [CO] per warp */
-	.reg_alloc_by_block = 0,
-	.warp_alloc_gran = 4,   /* [CO] 4 sub-partitions */
-	.smem_sm = 167936,      /* [PG] 164 KB */
-	.smem_block = 166912,   /* [PG] 163 KB with the opt-in, which the cuda backend takes */
-	.smem_alloc_unit = 128, /* [CO] */
-	.smem_reserved_block = 1024, /* [CO] [PG] */
-	.banks = 32,
-	.coalesce = GS_EMU_COALESCE_SECTORS,
-	/* (est.) the H100's measured 350 ns [H100] taken for HBM2 as well, at
-	 * 1410 MHz, plus about 10% for the older memory: 550 cycles */
-	.mem_latency = 550,
-	.departure_delay = 4,   /* (est.) as [HK] */
-	.departure_delay_uncoal = 2, /* (est.) one L1 tag lookup per 32-byte sector */
-	/* [PG] cc 8.0 per SM and clock: 64 fp32, 64 int32, 32 fp64, 16 SFU, 32
-	 * load/store; bar.sync as measured on the H100 [H100] (est. here) */
-	.issue_cycles = {
-		[GS_EMU_INT] = 0.5, [GS_EMU_FP32] = 0.5, [GS_EMU_FP64] = 1, [GS_EMU_SFU] = 2,
-		[GS_EMU_MEM] = 1, [GS_EMU_CTRL] = 0.5, [GS_EMU_BARRIER] = 2, [GS_EMU_OTHER] = 0.5,
-	},
-	.barrier_cycles = 13,   /* (est.) as [H100] */
-	.launch_overhead_us = 3.7, /* (est.) as [H100] */
-};
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = 0;
+	return s;
+}
 
-/* H100 SXM5 80GB (GH100, Hopper), compute capability 9.0. */
-static const struct gs_emu_profile sm_90 = {
-	.name = "sm_90",
-	.gpu = "H100 SXM5 80GB",
-	.cc_major = 9,
-	.cc_minor = 0,
-	.arch = "sm_90",
-	.sms = 132,             /* [SPEC] [H100] */
-	/* [SPEC] [H100] 1980 MHz, the maximum SM clock the device reports and
-	 * the clock of NVIDIA's 67 TFLOPS fp32 figure (132 x 128 x 2 x 1.98 GHz);
-	 * 1830 MHz is sometimes quoted for the low-precision tensor rates */
-	.clock_mhz = 1980,
-	.mem_bw_gbs = 3350,     /* [SPEC] HBM3 */
-	.warp_size = 32,
-	.max_threads_block = 1024, /* [PG] */
-	.max_threads_sm = 2048, /* [PG] */
-	.max_blocks_sm = 32,    /* [PG] [CO] */
-	.max_warps_sm = 64,     /* [PG] */
-	.regs_sm = 65536,       /* [PG] [H100] */
-	.regs_block = 65536,    /* [PG] */
-	.max_regs_thread = 255, /* [PG] */
-	.reg_alloc_unit = 256,  /* [CO] per warp */
-	.reg_alloc_by_block = 0,
-	.warp_alloc_gran = 4,   /* [CO] 4 sub-partitions */
-	.smem_sm = 233472,      /* [PG] [H100] 228 KB */
-	.smem_block = 232448,   /* [PG] [H100] 227 KB with the opt-in */
-	.smem_alloc_unit = 128, /* [CO] */
-	.smem_reserved_block = 1024, /* [CO] [H100] */
-	.banks = 32,
-	.coalesce = GS_EMU_COALESCE_SECTORS,
-	.mem_latency = 690,     /* [H100] */
-	.departure_delay = 4,   /* (est.) as [HK] */
-	.departure_delay_uncoal = 2, /* (est.) as sm_80 */
-	/* [PG] cc 9.0 per SM and clock: 128 fp32, 64 int32, 64 fp64, 16 SFU, 32
-	 * load/store; bar.sync 2 cycles a warp [H100] */
-	.issue_cycles = {
-		[GS_EMU_INT] = 0.5, [GS_EMU_FP32] = 0.25, [GS_EMU_FP64] = 0.5, [GS_EMU_SFU] = 2,
-		[GS_EMU_MEM] = 1, [GS_EMU_CTRL] = 0.5, [GS_EMU_BARRIER] = 2, [GS_EMU_OTHER] = 0.5,
-	},
-	.barrier_cycles = 13,   /* [H100] 14.7 for one warp, less its own 2 */
-	.launch_overhead_us = 3.7, /* [H100] */
-};
+static int perr(char *err, size_t errlen, int line, const char *fmt, const char *a)
+{
+	int n = snprintf(err, errlen, "%d: ", line);
+	if (n > 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, fmt, a);
+	return -1;
+}
 
-const struct gs_emu_profile *const gs_emu_profiles[] = { &g80, &gf100, &sm_80, &sm_90, NULL };
+int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, size_t errlen)
+{
+	unsigned char seen[NFIELDS] = { 0 };
+	int line = 0;
+	const char *s = text;
+
+	memset(p, 0, sizeof(*p));
+	while (*s) {
+		const char *e = strchr(s, '\n');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char buf[512];
+		line++;
+		if (n >= sizeof buf)
+			return perr(err, errlen, line, "line too long%s", "");
+		memcpy(buf, s, n);
+		buf[n] = 0;
+		s += n + (e ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		char *l = trim(buf);
+		if (!*l)
+			continue;
+		char *eq = strchr(l, '=');
+		if (!eq)
+			return perr(err, errlen, line, "expected 'key = value', got '%s'", l);
+		*eq = 0;
+		char *key = trim(l), *val = trim(eq + 1);
+		size_t k;
+		for (k = 0; k < NFIELDS; k++)
+			if (!strcmp(fields[k].key, key))
+				break;
+		if (k == NFIELDS)
+			return perr(err, errlen, line, "unknown key '%s'", key);
+		if (seen[k])
+			return perr(err, errlen, line, "'%s' given twice", key);
+		if (!*val)
+			return perr(err, errlen, line, "no value for '%s'", key);
+		seen[k] = 1;
+		const struct field *f = &fields[k];
+		char *end;
+		unsigned char *dst = (unsigned char *)p + f->off;
+		switch (f->t) {
+		case F_STR:
+			if (strlen(val) >= f->size)
+				return perr(err, errlen, line, "'%s' is too long", key);
+			memcpy(dst, val, strlen(val) + 1);
+			break;
+		case F_INT: {
+			errno = 0;
+			long v = strtol(val, &end, 10);
+			if (*end || errno || v < 0 || v > INT_MAX)
+				return perr(err, errlen, line, "'%s' is not a non-negative integer", val);
+			*(int *)dst = (int)v;
+			break;
+		}
+		case F_DBL: {
+			errno = 0;
+			double v = strtod(val, &end);
+			if (*end || errno || !(v >= 0) || v > 1e15)
+				return perr(err, errlen, line, "'%s' is not a non-negative number", val);
+			*(double *)dst = v;
+			break;
+		}
+		case F_CC:
+			if (sscanf(val, "%d.%d%c", &p->cc_major, &p->cc_minor, &(char){ 0 }) != 2 ||
+			    p->cc_major < 1 || p->cc_minor < 0)
+				return perr(err, errlen, line, "compute capability '%s' is not MAJOR.MINOR",
+					    val);
+			break;
+		case F_MODEL:
+			if (!strcmp(val, "mwp-cwp"))
+				p->model = GS_EMU_MODEL_MWP;
+			else if (!strcmp(val, "interval"))
+				p->model = GS_EMU_MODEL_INTERVAL;
+			else
+				return perr(err, errlen, line,
+					    "unknown model '%s' (mwp-cwp or interval)", val);
+			break;
+		case F_COALESCE:
+			if (!strcmp(val, "cc10"))
+				p->coalesce = GS_EMU_COALESCE_CC10;
+			else if (!strcmp(val, "sectors"))
+				p->coalesce = GS_EMU_COALESCE_SECTORS;
+			else
+				return perr(err, errlen, line,
+					    "unknown coalescing '%s' (cc10 or sectors)", val);
+			break;
+		}
+	}
+	for (size_t k = 0; k < NFIELDS; k++)
+		if (fields[k].required && !seen[k])
+			return perr(err, errlen, line, "'%s' is missing", fields[k].key);
+	if (p->model == GS_EMU_MODEL_INTERVAL)
+		for (size_t i = 0; i < sizeof interval_keys / sizeof *interval_keys; i++)
+			for (size_t k = 0; k < NFIELDS; k++)
+				if (!strcmp(fields[k].key, interval_keys[i]) && !seen[k])
+					return perr(err, errlen, line,
+						    "'%s' is missing (the interval model needs it)",
+						    interval_keys[i]);
+	if (p->warp_size != 32)
+		return perr(err, errlen, line, "warp_size must be 32%s", "");
+	if (!p->sms || !p->clock_mhz || !p->max_threads_block || !p->max_warps_sm ||
+	    !p->max_blocks_sm || !p->banks)
+		return perr(err, errlen, line, "sms, clock_mhz, max_threads_block, max_warps_sm, "
+			    "max_blocks_sm and banks must not be 0%s", "");
+	if (p->model == GS_EMU_MODEL_INTERVAL &&
+	    (!p->subpartitions || !p->issue_per_sub || !p->l1_line || !p->l1_assoc ||
+	     p->l1_bytes < p->l1_line * p->l1_assoc || !p->dram_bw_gbs || !p->l2_bw_gbs || !p->l1_bw))
+		return perr(err, errlen, line, "a cache or issue figure of the interval model is 0 "
+			    "or too small%s", "");
+	return 0;
+}
+
+/* ---- the list --------------------------------------------------------------------- */
+
+static struct gs_emu_profile *loaded;
+static const struct gs_emu_profile **list;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* The directory of profile files, or NULL. */
+static char *profile_dir(void)
+{
+	const char *env = getenv("GSEARCH_PROFILES");
+	if (env && *env)
+		return gs_xstrdup(env);
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = 0;
+	char *slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = 0;
+	/* build/gsearch, build/san/gsearch, build/unit/test_x: the source tree's */
+	static const char *const rel[] = { "../profiles", "../../profiles", "../share/gsearch/profiles" };
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+		char *d = gs_xasprintf("%s/%s", self, rel[i]);
+		char *probe = gs_xasprintf("%s/sm_90.profile", d);
+		int ok = access(probe, R_OK) == 0;
+		free(probe);
+		if (ok)
+			return d;
+		free(d);
+	}
+	return NULL;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load(void)
+{
+	size_t nemb = 0, cap, n = 0;
+	while (gs_emu_embedded_profiles[nemb])
+		nemb++;
+	char *dir = profile_dir();
+	char **extra = NULL;
+	size_t nextra = 0, xcap = 0;
+	DIR *dp = dir ? opendir(dir) : NULL;
+	for (struct dirent *de; dp && (de = readdir(dp));) {
+		size_t l = strlen(de->d_name);
+		if (l > 8 && !strcmp(de->d_name + l - 8, ".profile") && de->d_name[0] != '.') {
+			gs_grow(&extra, &xcap, nextra + 1, sizeof(*extra));
+			extra[nextra++] = gs_xstrdup(de->d_name);
+		}
+	}
+	if (dp)
+		closedir(dp);
+	if (nextra)
+		qsort(extra, nextra, sizeof *extra, by_name);
+	cap = nemb + nextra;
+	loaded = gs_xcalloc(cap + 1, sizeof(*loaded));
+	list = gs_xcalloc(cap + 1, sizeof(*list));
+	char err[256];
+	/* the compiled-in ones first, in their order, each replaced by its file */
+	for (size_t i = 0; i < nemb; i++) {
+		struct gs_emu_profile *p = &loaded[n];
+		if (gs_emu_profile_parse(gs_emu_embedded_profiles[i], p, err, sizeof err) < 0) {
+			fprintf(stderr, "gsearch: error: compiled-in profile %zu:%s\n", i, err);
+			continue;
+		}
+		char *fname = gs_xasprintf("%s.profile", p->name);
+		for (size_t j = 0; j < nextra; j++) {
+			if (!extra[j] || strcmp(extra[j], fname))
+				continue;
+			char *path = gs_xasprintf("%s/%s", dir, extra[j]);
+			char *text = NULL;
+			size_t len = 0;
+			struct gs_emu_profile fp;
+			if (gs_read_file_max(path, 1 << 20, &text, &len) == 0) {
+				if (gs_emu_profile_parse(text, &fp, err, sizeof err) < 0)
+					fprintf(stderr, "gsearch: error: %s:%s (using the compiled-in %s)\n",
+						path, err, p->name);
+				else if (strcmp(fp.name, p->name))
+					fprintf(stderr, "gsearch: error: %s names itself '%s' (using the "
+						"compiled-in %s)\n", path, fp.name, p->name);
+				else
+					*p = fp;
+			}
+			free(text);
+			free(path);
+			free(extra[j]);
+			extra[j] = NULL;
+		}
+		free(fname);
+		list[n] = p;
+		n++;
+	}
+	/* then the files that are no compiled-in profile */
+	for (size_t j = 0; j < nextra; j++) {
+		if (!extra[j])
+			continue;
+		char *path = gs_xasprintf("%s/%s", dir, extra[j]);
+		char *text = NULL;
+		size_t len = 0;
+		struct gs_emu_profile *p = &loaded[n];
+		if (gs_read_file_max(path, 1 << 20, &text, &len) == 0) {
+			int dup = 0;
+			if (gs_emu_profile_parse(text, p, err, sizeof err) < 0) {
+				fprintf(stderr, "gsearch: error: %s:%s\n", path, err);
+			} else {
+				for (size_t i = 0; i < n; i++)
+					dup |= !strcmp(list[i]->name, p->name);
+				if (dup)
+					fprintf(stderr, "gsearch: error: %s: a second profile named '%s'\n",
+						path, p->name);
+				else
+					list[n++] = p;
+			}
+		}
+		free(text);
+		free(path);
+		free(extra[j]);
+	}
+	free(extra);
+	free(dir);
+}
+
+const struct gs_emu_profile *const *gs_emu_profile_list(void)
+{
+	pthread_once(&once, load);
+	return list;
+}
 
 const struct gs_emu_profile *gs_emu_profile_find(const char *name)
 {
-	for (int i = 0; gs_emu_profiles[i]; i++)
-		if (!strcmp(gs_emu_profiles[i]->name, name))
-			return gs_emu_profiles[i];
+	const struct gs_emu_profile *const *l = gs_emu_profile_list();
+	for (int i = 0; l[i]; i++)
+		if (!strcmp(l[i]->name, name))
+			return l[i];
 	return NULL;
 }

@@ -1,0 +1,183 @@
+/* interval.c — the emulated device's time at the real problem size: an
+ * interval model in the spirit of Eyerman et al. (TOCS 2009) and of its GPU
+ * forms (Huang et al., GPUMech, MICRO 2014; Hong & Kim, ISCA 2009 for the
+ * bandwidth bound), fed by the blocks a sampled launch executed (probe.c).
+ *
+ * The sample's figures are averaged per block of the grid (each sampled
+ * block weighted by the blocks it stands for).  Then, in SM cycles:
+ *
+ *   issue   one block's instructions on the SM's pipes, the busiest pipe:
+ *           max over classes of warp instructions x issue.CLASS [PG], and
+ *           all of them over subpartitions x issue_per_sub schedulers;
+ *   smem    shared-memory wavefronts, one per clock: warp accesses plus
+ *           bank-conflict replays [PG];
+ *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock;
+ *   chain   the block's longest warp, issued in order (probe.c), with the
+ *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
+ *           that path in the proportion L2 misses.
+ *
+ * A wave of b blocks resident on an SM takes b x max(issue, smem, l1), the
+ * throughput of the resident blocks, plus the latency they leave exposed:
+ * probe.c splits each block at its barriers and, for every interval, adds
+ * what of its longest warp's path (the interval model's "latency"
+ * interval) b blocks' issue in that interval does not cover, the blocks
+ * running in step.  A barrier drains the block, so with few blocks per
+ * SM the load latency before each barrier shows; without barriers this is
+ * max(b x issue, chain).  Never less than the chain itself (DRAM latency
+ * added).  The bound is "latency" when the exposure adds half the issue
+ * or more.  The busiest SM runs ceil(blocks / SMs)
+ * blocks, in full waves of blocks_per_sm and a last partial one (waves and
+ * tail).  The whole grid's traffic bounds the time too: L2 sectors (L1
+ * load misses and every stored sector) at l2_bw_gbs, and DRAM bytes at
+ * dram_bw_gbs, where DRAM bytes are the L2 traffic up to the grid's
+ * footprint (distinct sectors of the sample scaled to the grid, at most the
+ * allocations it touched): data reused through a 50 MB L2 is read from DRAM
+ * once.  The time is the largest of the SM time, the L2 time and the DRAM
+ * time, but where the SM time is DRAM latency on the chain, that latency
+ * grows with DRAM's load (a queue, below), plus the launch overhead; the
+ * bound is the term that set it ("dram latency": the queue).
+ *
+ * Pure arithmetic on its inputs, in a fixed order. */
+#include "dev/emu/emu.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const pipe_names[GS_EMU_NCLASS] = { "int", "fp32", "fp64", "sfu", "lsu",
+						       "ctrl", "barrier", "other" };
+
+int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
+			  const unsigned block[3], const struct gs_emu_occ *occ,
+			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
+			  double footprint_cap, struct gs_emu_interval *out)
+{
+	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
+	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0, exposed = 0;
+	(void)block;
+	memset(out, 0, sizeof(*out));
+	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct gs_emu_blockstat *b = &st[i];
+		double w = weight[i];
+		wsum += w;
+		for (int c = 0; c < GS_EMU_NCLASS; c++)
+			inst[c] += w * (double)b->c.warp_inst[c];
+		smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
+		l1 += w * (double)(b->l1_hit + b->l1_miss);
+		hit += w * (double)b->l1_hit;
+		miss += w * (double)b->l1_miss;
+		stores += w * (double)b->st_sectors;
+		distinct += (double)b->nsectors;
+		exposed += w * b->exposed;
+		/* the longest chain of the sample sets the pace of a wave: blocks
+		 * of one wave wait for the slowest */
+		if (b->chain > chain) {
+			chain = b->chain;
+			misses = b->chain_misses;
+		}
+	}
+	/* per block of the grid */
+	double issue = 0;
+	int pipe = 0;
+	for (int c = 0; c < GS_EMU_NCLASS; c++) {
+		inst[c] /= wsum;
+		all += inst[c];
+		if (inst[c] * p->issue_cycles[c] > issue) {
+			issue = inst[c] * p->issue_cycles[c];
+			pipe = c;
+		}
+	}
+	double dispatch = all / (p->subpartitions * p->issue_per_sub);
+	smem /= wsum;
+	exposed /= wsum;
+	double l1c = l1 / wsum * 32 / p->l1_bw;
+	double thr = issue;
+	const char *sm_bound = pipe_names[pipe];
+	if (dispatch > thr)
+		thr = dispatch, sm_bound = "issue";
+	if (smem > thr)
+		thr = smem, sm_bound = "smem";
+	if (l1c > thr)
+		thr = l1c, sm_bound = "l1";
+
+	/* the grid's traffic: L2 sectors, DRAM bytes up to the footprint */
+	double scale = (double)nblocks / wsum;
+	double l2_sectors = (miss + stores) * scale;
+	double l2_bytes = l2_sectors * 32;
+	double footprint = distinct / (double)n * (double)nblocks * 32;
+	if (footprint_cap > 0 && footprint > footprint_cap)
+		footprint = footprint_cap;
+	double dram_bytes = l2_bytes < footprint ? l2_bytes : footprint;
+	double dram_share = l2_bytes > 0 ? dram_bytes / l2_bytes : 0;
+	chain += misses * dram_share * (p->mem_latency - p->lat_l2);
+
+	/* waves on the busiest SM */
+	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
+	uint64_t busiest = (nblocks + sms - 1) / sms;
+	uint64_t full = busiest / bps, rest = busiest % bps;
+	double busy = (double)bps * thr + exposed;
+	double wave = busy > chain ? busy : chain;
+	double t_sm = (double)full * wave;
+	/* the DRAM latency in the SM time: the chain's, where the chain sets it */
+	double mem_wait = misses * dram_share * p->mem_latency;
+	if (mem_wait > chain)
+		mem_wait = chain;
+	double t_wait = chain >= busy ? (double)full * mem_wait : 0;
+	int latency = full && wave > (double)bps * thr * 1.5;
+	if (rest) {
+		/* fewer blocks cover less latency: at least the full wave's exposure */
+		busy = (double)rest * thr + exposed;
+		double tail = busy > chain ? busy : chain;
+		t_sm += tail;
+		if (chain >= busy)
+			t_wait += mem_wait;
+		if (!full)
+			latency = tail > (double)rest * thr * 1.5;
+	}
+	double hz = p->clock_mhz * 1e6;
+	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
+	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
+	out->cycles = t_sm;
+	snprintf(out->bound, sizeof out->bound, "%s", latency ? "latency" : sm_bound);
+	if (t_l2 > out->cycles) {
+		out->cycles = t_l2;
+		snprintf(out->bound, sizeof out->bound, "l2");
+		t_wait = 0;
+	}
+	/* Loaded latency: a load waits in DRAM's queue longer the busier DRAM
+	 * is.  With the time t, DRAM is busy t_dram / t of it, and a wait W
+	 * at idle becomes W / (1 - t_dram / t) (an M/M/1 queue's residence
+	 * time).  So t = (t_sm - W) + W / (1 - t_dram / t), whose larger root
+	 * is below; with no wait (W = 0) it is max(t_sm, t_dram), the bound
+	 * alone, and with all of t_sm waiting it is t_sm + t_dram. */
+	double sm = out->cycles, b = sm + t_dram, disc = b * b - 4 * (sm - t_wait) * t_dram;
+	double t = (b + sqrt(disc > 0 ? disc : 0)) / 2;
+	if (t < sm)
+		t = sm;
+	if (t < t_dram)
+		t = t_dram;
+	if (t > out->cycles && t_dram >= sm) {
+		out->cycles = t;
+		snprintf(out->bound, sizeof out->bound, "dram");
+	} else if (t > out->cycles) {
+		out->cycles = t;
+		snprintf(out->bound, sizeof out->bound, "dram latency");
+	}
+	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
+	out->t_sm = t_sm;
+	out->t_l2 = t_l2;
+	out->t_dram = t_dram;
+	out->per_block_issue = thr;
+	out->per_block_chain = chain;
+	out->per_block_exposed = exposed;
+	out->l1_hit = hit + miss > 0 ? hit / (hit + miss) : 0;
+	out->l2_hit = l2_bytes > 0 ? 1 - dram_share : 0;
+	out->l2_bytes = l2_bytes;
+	out->dram_bytes = dram_bytes;
+	out->waves = (int)(full + (rest ? 1 : 0));
+	out->blocks_per_sm = occ->blocks_per_sm;
+	return 0;
+}

@@ -1,0 +1,467 @@
+/* probe.c — what a sampled launch observes of each block it executes, for
+ * the interval model (interval.c):
+ *
+ *   - a dependency chain per warp: within a basic block, instructions
+ *     issue one per clock at most, each as soon as its source registers are
+ *     ready, not after the stalls of earlier ones (ptxas schedules a block's
+ *     independent loads ahead of the uses of earlier ones); a branch or a
+ *     barrier issues after its whole block, and the next block starts
+ *     there.  Predicates and memory add no dependency.  A result is
+ *     ready after its class's latency (lat.CLASS), a shared load after
+ *     lat.smem, a global load after lat.l1 when all its sectors hit the L1,
+ *     else after lat.l2, and the path remembers how many such L1 misses it
+ *     went through, so that the model can add DRAM latency to the share of
+ *     them L2 does not serve.  bar.sync lifts every warp of the block to the
+ *     latest one plus the barrier's release (barrier_cycles).  This is the
+ *     in-order scoreboard of interval analysis (Eyerman et al., "A
+ *     mechanistic performance model for superscalar out-of-order
+ *     processors", TOCS 2009) reduced to a GPU warp, as in the GPU interval
+ *     models of Huang et al. (GPUMech, MICRO 2014);
+ *   - a private L1 per block: 32-byte sectors, set-associative with LRU
+ *     replacement, l1_assoc ways, the block's share of the SM's L1 (what
+ *     the resident blocks' shared memory leaves, divided among them); stores
+ *     write through and do not allocate (NVIDIA's L1 on Volta and later);
+ *   - the distinct sectors the block touched, so that the model can bound
+ *     DRAM traffic by the grid's footprint.
+ *
+ * Registers are PTX's virtual ones, so the dependencies are the program's
+ * own; ptxas's register reuse and its scheduling across basic blocks
+ * (unrolling that PTX does not show) are not seen.  Everything is per block
+ * and in the block's own deterministic order, so the observations do not
+ * depend on host threads. */
+#include "dev/emu/exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct gs_xprobe {
+	const struct gs_emu_profile *p;
+	unsigned nwarps, nreg;
+	double *ready;       /* nwarps x nreg: when each register's value is ready */
+	uint32_t *nm;        /* L1 misses on the path to it */
+	double *clk;         /* each warp's latest issue */
+	double *bbs;         /* when its basic block began */
+	unsigned *slot;      /* instructions it issued in that block */
+	uint32_t *bnm;       /* L1 misses on the path to the block's start */
+	uint32_t *wnm;
+	/* the instruction being executed */
+	unsigned cw;
+	double pt;
+	uint32_t pnm;
+	const struct gs_ins *pin;
+	/* L1 */
+	uint64_t *tag, *age, tick;
+	unsigned sets, assoc;
+	uint64_t l1_hit, l1_miss, st;
+	uint64_t *sect;
+	size_t ns, cap;
+	/* the barrier interval under way: when it began, what it issued */
+	double iv_start, exposed;
+	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors;
+	unsigned bps;
+};
+
+struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
+{
+	struct gs_xprobe *p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->p = x->l->prof;
+	p->nwarps = x->nwarps;
+	p->nreg = x->m->rf_bytes / 128 + 1;
+	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
+	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
+	p->nm = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->nm));
+	p->clk = calloc(p->nwarps, sizeof(*p->clk));
+	p->bbs = calloc(p->nwarps, sizeof(*p->bbs));
+	p->slot = calloc(p->nwarps, sizeof(*p->slot));
+	p->bnm = calloc(p->nwarps, sizeof(*p->bnm));
+	p->wnm = calloc(p->nwarps, sizeof(*p->wnm));
+	p->assoc = p->p && p->p->l1_assoc ? (unsigned)p->p->l1_assoc : 4;
+	int bytes = x->l->l1_bytes > 0 ? x->l->l1_bytes : 32 * 1024;
+	p->sets = (unsigned)(bytes / 32) / p->assoc;
+	if (!p->sets)
+		p->sets = 1;
+	p->tag = malloc((size_t)p->sets * p->assoc * sizeof(*p->tag));
+	p->age = malloc((size_t)p->sets * p->assoc * sizeof(*p->age));
+	if (!p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
+		gs_x_probe_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void gs_x_probe_free(struct gs_xprobe *p)
+{
+	if (!p)
+		return;
+	free(p->ready);
+	free(p->nm);
+	free(p->clk);
+	free(p->bbs);
+	free(p->slot);
+	free(p->bnm);
+	free(p->wnm);
+	free(p->tag);
+	free(p->age);
+	free(p->sect);
+	free(p);
+}
+
+void gs_x_probe_begin(struct gs_xctx *x)
+{
+	struct gs_xprobe *p = x->pr;
+	memset(p->ready, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->ready));
+	memset(p->nm, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->nm));
+	memset(p->clk, 0, p->nwarps * sizeof(*p->clk));
+	memset(p->bbs, 0, p->nwarps * sizeof(*p->bbs));
+	memset(p->slot, 0, p->nwarps * sizeof(*p->slot));
+	memset(p->bnm, 0, p->nwarps * sizeof(*p->bnm));
+	memset(p->wnm, 0, p->nwarps * sizeof(*p->wnm));
+	memset(p->tag, 0xff, (size_t)p->sets * p->assoc * sizeof(*p->tag));
+	memset(p->age, 0, (size_t)p->sets * p->assoc * sizeof(*p->age));
+	p->tick = 0;
+	p->l1_hit = p->l1_miss = p->st = 0;
+	p->sect = NULL;
+	p->ns = p->cap = 0;
+	p->pin = NULL;
+	p->iv_start = p->exposed = 0;
+	memset(p->iv_inst, 0, sizeof p->iv_inst);
+	p->iv_smem = p->iv_sectors = 0;
+}
+
+/* Ends the barrier interval at `t`: what of its latency (t - iv_start)
+ * the issue of bps such intervals, one per resident block, leaves
+ * uncovered.  The resident blocks are taken to run in step, each with
+ * this block's work; the interval's issue is the busiest of the pipes,
+ * the schedulers, the shared-memory wavefronts and the L1 bandwidth, as in
+ * interval.c. */
+static void interval_end(struct gs_xprobe *p, double t)
+{
+	const struct gs_emu_profile *pf = p->p;
+	double all = 0, thr = 0;
+	for (int c = 0; c < GS_EMU_NCLASS; c++) {
+		all += p->iv_inst[c];
+		if (p->iv_inst[c] * pf->issue_cycles[c] > thr)
+			thr = p->iv_inst[c] * pf->issue_cycles[c];
+	}
+	double sched = all / (pf->subpartitions * pf->issue_per_sub);
+	double l1 = p->iv_sectors * 32 / pf->l1_bw;
+	thr = thr > sched ? thr : sched;
+	thr = thr > p->iv_smem ? thr : p->iv_smem;
+	thr = thr > l1 ? thr : l1;
+	double gap = (t - p->iv_start) - (double)p->bps * thr;
+	if (gap > 0)
+		p->exposed += gap;
+	p->iv_start = t;
+	memset(p->iv_inst, 0, sizeof p->iv_inst);
+	p->iv_smem = p->iv_sectors = 0;
+}
+
+static unsigned reg(const struct gs_xprobe *p, uint32_t off)
+{
+	return off == GS_NONE ? UINT32_MAX : (off >> 7) < p->nreg ? off >> 7 : UINT32_MAX;
+}
+
+static void set_dest(struct gs_xprobe *p, uint32_t off, double t, uint32_t nm)
+{
+	unsigned r = reg(p, off);
+	if (r == UINT32_MAX)
+		return;
+	p->ready[(size_t)p->cw * p->nreg + r] = t;
+	p->nm[(size_t)p->cw * p->nreg + r] = nm;
+}
+
+/* The registers an instruction writes, by the operand layout of ptx_int.h. */
+static int dests(const struct gs_ins *in, uint32_t d[4])
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_LD:
+		for (unsigned i = 0; i < 4; i++)
+			d[i] = i < in->nv ? in->o[i] : GS_NONE;
+		return 4;
+	case GS_OP_UNPACK64: case GS_OP_UNPACK32:
+		d[0] = in->o[0];
+		d[1] = in->o[1];
+		return 2;
+	case GS_OP_ST: case GS_OP_SETP: case GS_OP_TESTP: case GS_OP_MOVP: case GS_OP_ANDP:
+	case GS_OP_ORP: case GS_OP_XORP: case GS_OP_NOTP: case GS_OP_BRA: case GS_OP_CALL:
+	case GS_OP_RET: case GS_OP_EXIT: case GS_OP_TRAP: case GS_OP_BAR: case GS_OP_NOP:
+		return 0;
+	default:
+		d[0] = in->o[0];
+		return 1;
+	}
+}
+
+/* ... and the registers it reads. */
+static int srcs(const struct gs_ins *in, uint32_t s[5])
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_LD:
+		s[0] = in->o[4];
+		return 1;
+	case GS_OP_ST:
+		for (unsigned i = 0; i < 4; i++)
+			s[i] = i < in->nv ? in->o[i] : GS_NONE;
+		s[4] = in->o[4];
+		return 5;
+	case GS_OP_UNPACK64: case GS_OP_UNPACK32:
+		s[0] = in->o[2];
+		return 1;
+	case GS_OP_SETP:
+		s[0] = in->o[2];
+		s[1] = in->o[3];
+		return 2;
+	case GS_OP_LDKP: case GS_OP_TESTP: case GS_OP_MOVP: case GS_OP_ANDP: case GS_OP_ORP:
+	case GS_OP_XORP: case GS_OP_NOTP: case GS_OP_BRA: case GS_OP_CALL: case GS_OP_RET:
+	case GS_OP_EXIT: case GS_OP_TRAP: case GS_OP_BAR: case GS_OP_NOP:
+		return 0;
+	case GS_OP_SHFL: case GS_OP_BFI32: case GS_OP_BFI64:
+		s[0] = in->o[1];
+		s[1] = in->o[2];
+		s[2] = in->o[3];
+		s[3] = in->o[4];
+		return 4;
+	default:
+		s[0] = in->o[1];
+		s[1] = in->o[2];
+		s[2] = in->o[3];
+		return 3;
+	}
+}
+
+void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in)
+{
+	struct gs_xprobe *p = x->pr;
+	const struct gs_emu_profile *pf = p->p;
+	unsigned wi = w->id;
+	/* within a basic block, in the order its operands allow (ptxas's list
+	 * scheduling hoists independent loads above the uses of earlier ones),
+	 * one instruction a cycle; a branch or barrier waits for the whole
+	 * block to have issued */
+	int ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
+	double t = p->bbs[wi] + ++p->slot[wi];
+	uint32_t nm = p->bnm[wi];
+	if (ends && p->clk[wi] + 1 > t) {
+		t = p->clk[wi] + 1;
+		nm = p->wnm[wi];
+	}
+	uint32_t s[5], d[4];
+	int n = srcs(in, s);
+	for (int i = 0; i < n; i++) {
+		unsigned r = reg(p, s[i]);
+		if (r == UINT32_MAX)
+			continue;
+		size_t k = (size_t)wi * p->nreg + r;
+		if (p->ready[k] > t) {
+			t = p->ready[k];
+			nm = p->nm[k];
+		}
+	}
+	if (t >= p->clk[wi]) {
+		p->clk[wi] = t;
+		p->wnm[wi] = nm;
+	}
+	if (ends) {
+		p->bbs[wi] = t;
+		p->slot[wi] = 0;
+		p->bnm[wi] = nm;
+	}
+	if (in->cls < GS_EMU_NCLASS)
+		p->iv_inst[in->cls]++;
+	p->cw = wi;
+	p->pt = t;
+	p->pnm = nm;
+	p->pin = in;
+	double lat;
+	switch (in->cls) {
+	case GS_EMU_INT: case GS_EMU_FP32: case GS_EMU_FP64: case GS_EMU_SFU:
+		lat = pf->lat[in->cls];
+		break;
+	case GS_EMU_MEM: /* a constant or parameter load unless probe_mem says otherwise */
+		lat = pf->lat_l1;
+		break;
+	default:
+		lat = pf->lat[GS_EMU_INT];
+		break;
+	}
+	int nd = dests(in, d);
+	for (int i = 0; i < nd; i++)
+		set_dest(p, d[i], t + lat, nm);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* 1 when the sector is in the L1 (and now most recently used), else 0
+ * after allocating it there. */
+static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate)
+{
+	unsigned set = (unsigned)((sector ^ (sector >> 11)) % p->sets);
+	uint64_t *tag = p->tag + (size_t)set * p->assoc, *age = p->age + (size_t)set * p->assoc;
+	unsigned lru = 0;
+	p->tick++;
+	for (unsigned i = 0; i < p->assoc; i++) {
+		if (tag[i] == sector) {
+			age[i] = p->tick;
+			return 1;
+		}
+		if (age[i] < age[lru])
+			lru = i;
+	}
+	if (allocate) {
+		tag[lru] = sector;
+		age[lru] = p->tick;
+	}
+	return 0;
+}
+
+/* Lists sectors of the global footprint, merging the list when it grows
+ * long. */
+static void footprint_add(struct gs_xprobe *p, const uint64_t *sec, unsigned u)
+{
+	if (p->ns + u > p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 4096;
+		while (cap < p->ns + u)
+			cap *= 2;
+		uint64_t *ns = realloc(p->sect, cap * sizeof(*ns));
+		if (ns) {
+			p->sect = ns;
+			p->cap = cap;
+		}
+	}
+	for (unsigned i = 0; i < u && p->ns < p->cap; i++)
+		p->sect[p->ns++] = sec[i];
+	if (p->ns > (1u << 20) && p->ns == p->cap) {
+		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
+		size_t k = 0;
+		for (size_t i = 0; i < p->ns; i++)
+			if (!i || p->sect[i] != p->sect[i - 1])
+				p->sect[k++] = p->sect[i];
+		p->ns = k;
+	}
+}
+
+void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
+		    unsigned size)
+{
+	struct gs_xprobe *p = x->pr;
+	const struct gs_emu_profile *pf = p->p;
+	const struct gs_ins *in = p->pin;
+	uint32_t d[4];
+	if (space == 0) { /* shared */
+		p->iv_smem++;
+		if (!store && in) {
+			int nd = dests(in, d);
+			for (int i = 0; i < nd; i++)
+				set_dest(p, d[i], p->pt + pf->lat_smem, p->pnm);
+		}
+		return;
+	}
+	uint64_t sec[2 * GS_WARP];
+	unsigned n = 0;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t a = addr[__builtin_ctz(mm)];
+		sec[n++] = a >> 5;
+		if (((a + size - 1) >> 5) != (a >> 5))
+			sec[n++] = (a + size - 1) >> 5;
+	}
+	/* insertion sort: a warp's addresses mostly come in order already */
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t v = sec[i];
+		unsigned j = i;
+		for (; j && sec[j - 1] > v; j--)
+			sec[j] = sec[j - 1];
+		sec[j] = v;
+	}
+	unsigned u = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (!i || sec[i] != sec[i - 1])
+			sec[u++] = sec[i];
+	/* the footprint needs each sector once: a load that hits the L1 found
+	 * one already listed, so only misses and stores are listed */
+	unsigned miss = 0;
+	uint64_t *fresh = sec;
+	unsigned nf = u;
+	if (!store) {
+		nf = 0;
+		for (unsigned i = 0; i < u; i++)
+			if (!l1_access(p, sec[i], 1))
+				sec[nf++] = sec[i];
+		miss = nf;
+		p->iv_sectors += u;
+		p->l1_hit += u - miss;
+		p->l1_miss += miss;
+	}
+	if (space == 1)
+		footprint_add(p, fresh, nf);
+	if (store) {
+		if (space == 1)
+			p->st += u;
+		return;
+	}
+	if (in) {
+		double lat = miss ? pf->lat_l2 : pf->lat_l1;
+		uint32_t nm = p->pnm + (miss ? 1 : 0);
+		int nd = dests(in, d);
+		for (int i = 0; i < nd; i++)
+			set_dest(p, d[i], p->pt + lat, nm);
+	}
+}
+
+void gs_x_probe_barrier(struct gs_xctx *x)
+{
+	struct gs_xprobe *p = x->pr;
+	double t = 0;
+	uint32_t nm = 0;
+	for (unsigned i = 0; i < p->nwarps; i++)
+		if (x->w[i].state == GS_XW_BAR && p->clk[i] > t) {
+			t = p->clk[i];
+			nm = p->wnm[i];
+		}
+	t += p->p->barrier_cycles;
+	interval_end(p, t);
+	for (unsigned i = 0; i < p->nwarps; i++)
+		if (x->w[i].state == GS_XW_BAR) {
+			p->clk[i] = p->bbs[i] = t;
+			p->slot[i] = 0;
+			p->wnm[i] = p->bnm[i] = nm;
+		}
+}
+
+void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
+{
+	struct gs_xprobe *p = x->pr;
+	memset(out, 0, sizeof(*out));
+	for (unsigned i = 0; i < p->nwarps; i++)
+		if (p->clk[i] > out->chain) {
+			out->chain = p->clk[i];
+			out->chain_misses = p->wnm[i];
+		}
+	interval_end(p, out->chain);
+	out->exposed = p->exposed;
+	out->l1_hit = p->l1_hit;
+	out->l1_miss = p->l1_miss;
+	out->st_sectors = p->st;
+	if (p->ns)
+		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
+	size_t k = 0;
+	for (size_t i = 0; i < p->ns; i++)
+		if (!i || p->sect[i] != p->sect[i - 1])
+			p->sect[k++] = p->sect[i];
+	out->sectors = p->sect;
+	out->nsectors = k;
+	p->sect = NULL;
+	p->ns = p->cap = 0;
+}
+
+void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
+{
+	free(b->sectors);
+	b->sectors = NULL;
+	b->nsectors = 0;
+}

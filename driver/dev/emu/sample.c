@@ -1,0 +1,121 @@
+/* sample.c — which blocks of a grid a sampled launch executes, and how many
+ * blocks of the grid each one stands for.
+ *
+ * Blocks at a grid's edges may do different work (partial tiles, guards
+ * that turn threads off), so every dimension is split into its first
+ * block, its interior and its last block, and the grid into the up to 27
+ * products of those.  Each edge stratum gets one block (its middle one).
+ * The interior stratum — the bulk of the grid — gets the rest of the sample
+ * as a run of consecutive blocks from the middle of the grid: consecutive
+ * blocks are the ones the hardware runs at the same time. A stratum's
+ * blocks are shared equally by its samples.  A grid no larger than the
+ * sample runs whole. */
+#include "dev/emu/emu.h"
+
+/* the [lo, hi) of part k (0 first, 1 interior, 2 last) of a dimension of n */
+static int part(unsigned n, int k, unsigned *lo, unsigned *hi)
+{
+	switch (k) {
+	case 0:
+		*lo = 0, *hi = 1;
+		return 1;
+	case 1:
+		*lo = 1, *hi = n > 2 ? n - 1 : 1;
+		return n > 2;
+	default:
+		*lo = n - 1, *hi = n;
+		return n > 1;
+	}
+}
+
+size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight)
+{
+	uint64_t total = (uint64_t)grid[0] * grid[1] * grid[2];
+	size_t k = 0;
+	if (!total || !n)
+		return 0;
+	if (total <= n) {
+		for (uint64_t b = 0; b < total; b++) {
+			idx[b] = b;
+			weight[b] = 1;
+		}
+		return (size_t)total;
+	}
+	/* the edge strata first: one block each */
+	size_t interior_at = SIZE_MAX;
+	uint64_t interior_n = 0;
+	unsigned ilo[3] = { 0 }, ihi[3] = { 0 };
+	for (int z = 0; z < 3; z++)
+		for (int y = 0; y < 3; y++)
+			for (int x = 0; x < 3; x++) {
+				unsigned lo[3], hi[3];
+				int kk[3] = { x, y, z };
+				int ok = 1;
+				for (int d = 0; d < 3 && ok; d++)
+					ok = part(grid[d], grid[d] == 1 ? (kk[d] == 0 ? 0 : 3) : kk[d], &lo[d],
+						  &hi[d]) && !(grid[d] == 1 && kk[d]);
+				if (!ok)
+					continue;
+				uint64_t cnt = (uint64_t)(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+				/* a dimension of one block is all "first": interior of the
+				 * rest means interior in every dimension longer than 2 */
+				int interior = 1;
+				for (int d = 0; d < 3; d++)
+					interior &= grid[d] == 1 ? 1 : kk[d] == 1;
+				if (interior) {
+					interior_n = cnt;
+					for (int d = 0; d < 3; d++)
+						ilo[d] = lo[d], ihi[d] = hi[d];
+					interior_at = 0;
+					continue;
+				}
+				if (k == n)
+					continue; /* a sample too small for every edge */
+				uint64_t b = (uint64_t)(lo[0] + (hi[0] - lo[0]) / 2) +
+					     (uint64_t)grid[0] * ((lo[1] + (hi[1] - lo[1]) / 2) +
+								  (uint64_t)grid[1] * (lo[2] + (hi[2] - lo[2]) / 2));
+				idx[k] = b;
+				weight[k] = (double)cnt;
+				k++;
+			}
+	if (interior_at != SIZE_MAX && interior_n) {
+		size_t m = n > k ? n - k : 1;
+		if (m > interior_n)
+			m = (size_t)interior_n;
+		/* consecutive interior blocks in x-major order from the middle */
+		unsigned w[3] = { ihi[0] - ilo[0], ihi[1] - ilo[1], ihi[2] - ilo[2] };
+		uint64_t start = interior_n / 2 - (interior_n / 2 < m / 2 ? interior_n / 2 : m / 2);
+		if (start + m > interior_n)
+			start = interior_n - m;
+		if (k + m > n) /* every slot went to edges: the last stands for the interior */
+			k = n - 1;
+		for (size_t i = 0; i < m && k < n; i++) {
+			uint64_t j = start + i;
+			unsigned c[3] = { (unsigned)(j % w[0]), (unsigned)(j / w[0] % w[1]),
+					  (unsigned)(j / ((uint64_t)w[0] * w[1])) };
+			idx[k] = (uint64_t)(ilo[0] + c[0]) +
+				 (uint64_t)grid[0] * ((ilo[1] + c[1]) + (uint64_t)grid[1] * (ilo[2] + c[2]));
+			weight[k] = (double)interior_n / (double)m;
+			k++;
+		}
+	}
+	return k;
+}
+
+/* Blocks of one grid do the same work, but for its edges, so a sample is
+ * for telling edges from interior, not for statistics: past a few blocks,
+ * more of them only cost time, and large blocks cost most.  Hence a cap in
+ * warps: 32 blocks of 64 threads, 8 of 1,024 at 256 warps. */
+size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned block_threads)
+{
+	size_t n = blocks > 0 ? (size_t)blocks : 0;
+	unsigned warps = (block_threads + 31) / 32;
+	if (p->sample_warps > 0 && warps) {
+		size_t cap = ((size_t)p->sample_warps + warps - 1) / warps;
+		if (cap < GS_EMU_SAMPLE_MIN)
+			cap = GS_EMU_SAMPLE_MIN;
+		if (n > cap)
+			n = cap;
+	}
+	return n;
+}

@@ -1,0 +1,64 @@
+# sm_90.profile — H100 SXM5 80GB (GH100, Hopper), compute capability 9.0.
+# Keys: profiles/README.md.  [H100] figures were measured with
+# scripts/bench/ubench on an H100 80GB HBM3 at its 1980 MHz SM clock
+# (results/ubench-h100.txt); a dependent chase's own integer add (4.4
+# cycles) is taken off the load latencies it measures.
+name = sm_90
+gpu = H100 SXM5 80GB
+cc = 9.0
+arch = sm_90
+model = interval
+sample_blocks = 32           # blocks executed per launch at the real size (--emu-sample)
+sample_warps = 256           # ... at most as many as hold 256 warps, 8 blocks at least
+sms = 132                    # [SPEC] [H100]
+clock_mhz = 1980             # [SPEC] [H100] maximum SM clock, that of the 67 TFLOPS fp32 figure
+mem_bw_gbs = 3350            # [SPEC] HBM3
+dram_bw_gbs = 2882           # [H100] 2 GiB streamed by 528 blocks of 256 threads
+warp_size = 32
+max_threads_block = 1024     # [PG]
+max_threads_sm = 2048        # [PG]
+max_blocks_sm = 32           # [PG] [CO]
+max_warps_sm = 64            # [PG]
+regs_sm = 65536              # [PG] [H100]
+regs_block = 65536           # [PG]
+max_regs_thread = 255        # [PG]
+reg_alloc_unit = 256         # [CO] per warp
+reg_alloc_by_block = 0
+warp_alloc_gran = 4          # [CO] 4 sub-partitions
+smem_sm = 233472             # [PG] [H100] 228 KB
+smem_block = 232448          # [PG] [H100] 227 KB with the opt-in
+smem_alloc_unit = 128        # [CO]
+smem_reserved_block = 1024   # [CO] [H100]
+banks = 32
+coalesce = sectors
+mem_latency = 690            # [H100] dependent loads over 1 GiB at 2 KiB strides (689.1)
+departure_delay = 4          # (est.) as [HK]
+departure_delay_uncoal = 2   # (est.) one L1 tag lookup per 32-byte sector
+# [PG] cc 9.0 per SM and clock: 128 fp32, 64 int32, 64 fp64, 16 SFU, 32
+# load/store lanes: cycles per warp instruction = 32 / that
+issue.int = 0.5
+issue.fp32 = 0.25
+issue.fp64 = 0.5
+issue.sfu = 2
+issue.mem = 1
+issue.ctrl = 0.5
+issue.barrier = 2            # [H100] 2 cycles more per warp at a bar.sync
+issue.other = 0.5
+barrier_cycles = 13          # [H100] 14.7 for one warp, less its own 2
+launch_overhead_us = 3.7     # [H100] an empty kernel back to back (3.57 to 3.7)
+# the interval model (driver/dev/emu/interval.c)
+subpartitions = 4            # [PG] 4 schedulers per SM
+issue_per_sub = 1            # [PG] one warp instruction per scheduler and clock
+lat.int = 4.4                # [H100] dependent IMAD
+lat.fp32 = 4.4               # [H100] dependent FFMA
+lat.fp64 = 8.2               # [H100] dependent DFMA
+lat.sfu = 22.9               # [H100] dependent __sinf (MUFU.SIN and its range reduction)
+lat.smem = 25                # [H100] shared-memory chase 29, less the index arithmetic
+lat.l1 = 34                  # [H100] L1 chase 38.9, less the address arithmetic
+lat.l2 = 278                 # [H100] 4 MiB chase 282.7 (the far L2 partition included)
+l1_bytes = 262144            # [SPEC] 256 KB L1 and shared memory per SM
+l1_line = 128                # [PG] 128-byte lines of four 32-byte sectors
+l1_assoc = 4                 # (est.)
+l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 56 with 16 warps)
+l2_bytes = 52428800          # [SPEC] [H100] 50 MB
+l2_bw_gbs = 10855            # [H100] 16 MiB read 20 times by 528 blocks
