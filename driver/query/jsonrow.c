@@ -252,6 +252,50 @@ static void unescape(struct gs_buf *b, const char *p, const char *e)
 	}
 }
 
+/* The well-formed number [z, e) as strtod reads it, when one operation on
+ * exact doubles gives it (a significand below 2^53 and a power of ten up to
+ * 1e22, each exact, so that the product or quotient is rounded once, as
+ * strtod rounds): 1, or 0 to leave it to strtod. */
+static int exact_float(const char *z, const char *e, double *f)
+{
+	static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *p = z;
+	int neg = *p == '-', digits = 0, scale = 0;
+	uint64_t m = 0;
+	p += neg;
+	for (; p < e && *p != 'e' && *p != 'E'; p++) {
+		if (*p == '.') {
+			scale = 1;
+			continue;
+		}
+		if ((m || *p != '0') && ++digits > 16)
+			return 0;
+		m = m * 10 + (uint64_t)(*p - '0');
+		if (scale)
+			scale++;
+	}
+	int exp = scale ? -(scale - 1) : 0;
+	if (p < e) {
+		p++;
+		int eneg = *p == '-', x = 0;
+		p += *p == '-' || *p == '+';
+		for (; p < e; p++) {
+			if (x > 1000)
+				return 0;
+			x = x * 10 + (*p - '0');
+		}
+		exp += eneg ? -x : x;
+	}
+	if (m >= (uint64_t)1 << 53 || exp < -22 || exp > 22)
+		return 0;
+	double r = (double)m;
+	r = exp < 0 ? r / p10[-exp] : r * p10[exp];
+	*f = neg ? -r : r;
+	return 1;
+}
+
 /* The number s->p is on, by SQLite's rules: no leading zero, digits on
  * both sides of a decimal point, a digit after an exponent's sign. */
 static int number(struct scan *s, int slot)
@@ -303,6 +347,11 @@ static int number(struct scan *s, int slot)
 			s->out[slot] = gs_int(neg ? (int64_t)(0 - v) : (int64_t)v);
 			return 0;
 		}
+	}
+	double f;
+	if (exact_float(z, j, &f)) {
+		s->out[slot] = gs_float(f);
+		return 0;
 	}
 	char small[64], *t = small;
 	size_t n = (size_t)(j - z);

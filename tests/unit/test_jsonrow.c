@@ -208,12 +208,12 @@ START_TEST(test_numbers_random)
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
 	uint64_t x = 0x9e3779b97f4a7c15ull;
 	const char *p1[] = { "$.\"a\"" };
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < 30000; i++) {
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		char doc[128];
 		double f;
 		memcpy(&f, &x, sizeof f);
-		switch (i % 5) {
+		switch (i % 6) {
 		case 0:
 			if (f != f || f - f != 0)
 				f = 1.25;
@@ -230,9 +230,14 @@ START_TEST(test_numbers_random)
 		case 3:
 			snprintf(doc, sizeof doc, "{\"a\":%lld}", (long long)x >> (x % 64));
 			break;
-		default:
+		case 4:
 			snprintf(doc, sizeof doc, "{\"a\":%s%llu%llu}", x & 1 ? "-" : "",
 				 (unsigned long long)(x % 100), (unsigned long long)(x >> 8));
+			break;
+		default: /* short significands, near the powers of ten that are exact */
+			snprintf(doc, sizeof doc, "{\"a\":%s%llu.%llue%d}", x & 1 ? "-" : "",
+				 (unsigned long long)(x % 1000), (unsigned long long)(x >> (18 + x % 40)),
+				 (int)(x % 50) - 25);
 			break;
 		}
 		check_doc(db, doc, p1, 1);
