@@ -202,6 +202,76 @@ static int short_digits(double a, char *digits, int *exp)
 	return -1;
 }
 
+/* The digits of a (finite, normal, positive) when short_digits found that
+ * 15 are not enough: the 16 correctly rounded ones if they read back as a,
+ * else the 17, as printf and strtod would decide, without them.  With
+ * a = m * 2^e, X = a * 10^k = m * 5^k / 2^s is exact in 128 bits for
+ * 10^16 <= X < 10^17 and k <= 27; a decimal reads back as a when it lies
+ * within half an ulp of a (5^k / 2 in units of 2^-s), a tie going to the
+ * even m.  Returns the number of digits and sets *exp as short_digits
+ * does; -1 outside that range, at a power of two (whose interval is
+ * lopsided) and where rounding carries into another digit. */
+static int long_digits(double a, char *digits, int *exp)
+{
+	static const uint64_t p5[] = {
+		1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
+		1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+		30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
+		19073486328125ull, 95367431640625ull, 476837158203125ull, 2384185791015625ull,
+		11920928955078125ull, 59604644775390625ull, 298023223876953125ull,
+		1490116119384765625ull, 7450580596923828125ull,
+	};
+	const uint64_t e16 = 10000000000000000ull, e17 = 10 * e16;
+	int e2;
+	uint64_t m = (uint64_t)ldexp(frexp(a, &e2), 53);
+	int e = e2 - 53;
+	if (m == (uint64_t)1 << 52)
+		return -1;
+	int k = 16 - (int)floor(log10(a));
+	typedef unsigned __int128 u128;
+	u128 n, q;
+	int s;
+	for (int tries = 0;; tries++) {
+		s = -(e + k);
+		if (tries == 3 || k < 0 || k >= (int)(sizeof p5 / sizeof p5[0]) || s <= 0 || s > 64)
+			return -1;
+		n = (u128)m * p5[k];
+		q = n >> s;
+		if (q < e16)
+			k++;
+		else if (q >= e17)
+			k--;
+		else
+			break;
+	}
+	u128 five = p5[k];
+	/* 16 digits: X / 10 rounded, half to even */
+	uint64_t c = (uint64_t)(q / 10);
+	u128 rem = n - ((u128)c * 10 << s), half = (u128)5 << s;
+	c += rem > half || (rem == half && (c & 1));
+	uint64_t d;
+	int nd;
+	u128 cn = (u128)c * 10 << s, dist = cn > n ? cn - n : n - cn;
+	if (c < e16 && (2 * dist < five || (2 * dist == five && !(m & 1)))) {
+		d = c;
+		nd = 16;
+	} else {
+		rem = n - (q << s);
+		half = (u128)1 << (s - 1);
+		d = (uint64_t)q + (rem > half || (rem == half && (q & 1)));
+		if (d >= e17)
+			return -1;
+		nd = 17;
+	}
+	*exp = 16 - k;
+	for (int i = nd - 1; i >= 0; i--, d /= 10)
+		digits[i] = (char)('0' + d % 10);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = 0;
+	return nd;
+}
+
 void gs_float_repr(struct gs_buf *b, double f)
 {
 	if (isnan(f)) {
@@ -218,7 +288,10 @@ void gs_float_repr(struct gs_buf *b, double f)
 	int found = a >= DBL_MIN ? short_digits(a, digits, &exp) : -1;
 	if (found > 0) {
 		nd = found;
+	} else if (found == 0 && (nd = long_digits(a, digits, &exp)) > 0) {
+		/* the digits are in */
 	} else {
+		nd = 0;
 		/* Shortest digit string that reads back as the same double.  Any
 		 * decimal of at most 15 significant digits survives a trip
 		 * through a normal double (DBL_DIG), so when some string of p <=
