@@ -165,6 +165,23 @@ int gs_value_eq(struct gs_value a, struct gs_value b)
 	return 0;
 }
 
+/* u's digits without its trailing zeros; *exp: the decimal exponent of the
+ * first digit of u * 10^-k. */
+static int put_digits(uint64_t u, int k, char *digits, int *exp)
+{
+	char tmp[24], *e = tmp + sizeof tmp, *q = e;
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	int n = (int)(e - q);
+	*exp = n - 1 - k;
+	while (n > 1 && q[n - 1] == '0')
+		n--;
+	memcpy(digits, q, (size_t)n);
+	digits[n] = 0;
+	return n;
+}
+
 /* The digits of the shortest decimal of at most 15 significant digits that
  * reads back as a (finite, normal, positive), found without printf: for the
  * fewest fraction digits k, the integer m nearest a * 10^k with m / 10^k ==
@@ -179,6 +196,23 @@ static int short_digits(double a, char *digits, int *exp)
 	static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	/* If any k works, so does the one that makes 15 digits (its m is the
+	 * shorter one padded with zeros, which are dropped), so that k alone
+	 * decides where it exists; at the ends of the range, the search below. */
+	int k15 = 14 - (int)floor(log10(a));
+	if (k15 >= 0 && k15 <= 22) {
+		double prod = a * p10[k15];
+		if (prod >= 1e15 && k15 > 0)
+			prod = a * p10[--k15];
+		else if (prod < 1e14 && k15 < 22)
+			prod = a * p10[++k15];
+		if (prod >= 1e14 && prod < 1e15) {
+			double m = nearbyint(prod);
+			if (m / p10[k15] != a)
+				return 0;
+			return put_digits((uint64_t)m, k15, digits, exp);
+		}
+	}
 	for (int k = 0; k < (int)(sizeof p10 / sizeof p10[0]); k++) {
 		double prod = a * p10[k];
 		if (prod >= 1e15)
@@ -186,18 +220,7 @@ static int short_digits(double a, char *digits, int *exp)
 		double m = nearbyint(prod);
 		if (m == 0 || m / p10[k] != a)
 			continue;
-		char tmp[24], *e = tmp + sizeof tmp, *q = e;
-		uint64_t u = (uint64_t)m;
-		do
-			*--q = (char)('0' + u % 10);
-		while (u /= 10);
-		int n = (int)(e - q);
-		*exp = n - 1 - k;
-		while (n > 1 && q[n - 1] == '0')
-			n--;
-		memcpy(digits, q, (size_t)n);
-		digits[n] = 0;
-		return n;
+		return put_digits((uint64_t)m, k, digits, exp);
 	}
 	return -1;
 }

@@ -362,7 +362,7 @@ START_TEST(test_float_repr_is_the_shortest)
 	/* gs_float_repr gives what trying every precision gave: same digits, and
 	 * the text reads back as the same double */
 	uint64_t x = 0x9e3779b97f4a7c15u;
-	for (int i = 0; i < 400000; i++) {
+	for (int i = 0; i < 300000; i++) {
 		double f;
 		uint64_t r = rng_next(&x);
 		char text[40];
