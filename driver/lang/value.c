@@ -165,6 +165,16 @@ int gs_value_eq(struct gs_value a, struct gs_value b)
 	return 0;
 }
 
+/* floor(log10(a)) or one less, for a normal positive a: that of the power
+ * of two below a, which log10 would take many times longer to give. */
+static int dec_exp(double a)
+{
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof bits);
+	int e = (int)(bits >> 52 & 0x7ff) - 1023;
+	return (int)floor(e * 0.30102999566398120);
+}
+
 /* u's digits without its trailing zeros; *exp: the decimal exponent of the
  * first digit of u * 10^-k. */
 static int put_digits(uint64_t u, int k, char *digits, int *exp)
@@ -199,7 +209,7 @@ static int short_digits(double a, char *digits, int *exp)
 	/* If any k works, so does the one that makes 15 digits (its m is the
 	 * shorter one padded with zeros, which are dropped), so that k alone
 	 * decides where it exists; at the ends of the range, the search below. */
-	int k15 = 14 - (int)floor(log10(a));
+	int k15 = 14 - dec_exp(a);
 	if (k15 >= 0 && k15 <= 22) {
 		double prod = a * p10[k15];
 		if (prod >= 1e15 && k15 > 0)
@@ -250,7 +260,7 @@ static int long_digits(double a, char *digits, int *exp)
 	int e = e2 - 53;
 	if (m == (uint64_t)1 << 52)
 		return -1;
-	int k = 16 - (int)floor(log10(a));
+	int k = 16 - dec_exp(a);
 	typedef unsigned __int128 u128;
 	u128 n, q;
 	int s;

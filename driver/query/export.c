@@ -194,7 +194,8 @@ static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
 		gs_buf_putc(b, ',');
 		size_t from = b->len;
 		gs_qfmt_exact(b, env[params[i]]);
-		gs_buf_csv_quote(b, from);
+		if (env[params[i]].t == GS_V_STR)
+			gs_buf_csv_quote(b, from);
 	}
 	gs_buf_puts(b, gs_qrows_idx(r) == sw->baseline ? ",1," : ",0,");
 	if (gs_qrows_status(r))
@@ -203,7 +204,9 @@ static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
 		gs_buf_putc(b, ',');
 		size_t from = b->len;
 		gs_qfmt_exact(b, env[cols[i]]);
-		gs_buf_csv_quote(b, from);
+		/* only a string can hold a comma, quote or line break */
+		if (env[cols[i]].t == GS_V_STR)
+			gs_buf_csv_quote(b, from);
 	}
 	gs_buf_putc(b, '\n');
 	if (b->len >= 1 << 16) {
