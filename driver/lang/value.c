@@ -319,12 +319,10 @@ void gs_float_repr(struct gs_buf *b, double f)
 	int nd = 0, exp = 0, neg = signbit(f) != 0;
 	double a = fabs(f);
 	int found = a >= DBL_MIN ? short_digits(a, digits, &exp) : -1;
-	if (found > 0) {
-		nd = found;
-	} else if (found == 0 && (nd = long_digits(a, digits, &exp)) > 0) {
-		/* the digits are in */
+	int found_long = found == 0 ? long_digits(a, digits, &exp) : -1;
+	if (found > 0 || found_long > 0) {
+		nd = found > 0 ? found : found_long;
 	} else {
-		nd = 0;
 		/* Shortest digit string that reads back as the same double.  Any
 		 * decimal of at most 15 significant digits survives a trip
 		 * through a normal double (DBL_DIG), so when some string of p <=
