@@ -165,6 +165,33 @@ int gs_value_eq(struct gs_value a, struct gs_value b)
 	return 0;
 }
 
+/* floor(log10(a)) or one less, for a normal positive a: that of the power
+ * of two below a, which log10 would take many times longer to give. */
+static int dec_exp(double a)
+{
+	uint64_t bits;
+	memcpy(&bits, &a, sizeof bits);
+	int e = (int)(bits >> 52 & 0x7ff) - 1023;
+	return (int)floor(e * 0.30102999566398120);
+}
+
+/* u's digits without its trailing zeros; *exp: the decimal exponent of the
+ * first digit of u * 10^-k. */
+static int put_digits(uint64_t u, int k, char *digits, int *exp)
+{
+	char tmp[24], *e = tmp + sizeof tmp, *q = e;
+	do
+		*--q = (char)('0' + u % 10);
+	while (u /= 10);
+	int n = (int)(e - q);
+	*exp = n - 1 - k;
+	while (n > 1 && q[n - 1] == '0')
+		n--;
+	memcpy(digits, q, (size_t)n);
+	digits[n] = 0;
+	return n;
+}
+
 /* The digits of the shortest decimal of at most 15 significant digits that
  * reads back as a (finite, normal, positive), found without printf: for the
  * fewest fraction digits k, the integer m nearest a * 10^k with m / 10^k ==
@@ -179,6 +206,23 @@ static int short_digits(double a, char *digits, int *exp)
 	static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
 				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	/* If any k works, so does the one that makes 15 digits (its m is the
+	 * shorter one padded with zeros, which are dropped), so that k alone
+	 * decides where it exists; at the ends of the range, the search below. */
+	int k15 = 14 - dec_exp(a);
+	if (k15 >= 0 && k15 <= 22) {
+		double prod = a * p10[k15];
+		if (prod >= 1e15 && k15 > 0)
+			prod = a * p10[--k15];
+		else if (prod < 1e14 && k15 < 22)
+			prod = a * p10[++k15];
+		if (prod >= 1e14 && prod < 1e15) {
+			double m = nearbyint(prod);
+			if (m / p10[k15] != a)
+				return 0;
+			return put_digits((uint64_t)m, k15, digits, exp);
+		}
+	}
 	for (int k = 0; k < (int)(sizeof p10 / sizeof p10[0]); k++) {
 		double prod = a * p10[k];
 		if (prod >= 1e15)
@@ -186,20 +230,79 @@ static int short_digits(double a, char *digits, int *exp)
 		double m = nearbyint(prod);
 		if (m == 0 || m / p10[k] != a)
 			continue;
-		char tmp[24], *e = tmp + sizeof tmp, *q = e;
-		uint64_t u = (uint64_t)m;
-		do
-			*--q = (char)('0' + u % 10);
-		while (u /= 10);
-		int n = (int)(e - q);
-		*exp = n - 1 - k;
-		while (n > 1 && q[n - 1] == '0')
-			n--;
-		memcpy(digits, q, (size_t)n);
-		digits[n] = 0;
-		return n;
+		return put_digits((uint64_t)m, k, digits, exp);
 	}
 	return -1;
+}
+
+/* The digits of a (finite, normal, positive) when short_digits found that
+ * 15 are not enough: the 16 correctly rounded ones if they read back as a,
+ * else the 17, as printf and strtod would decide, without them.  With
+ * a = m * 2^e, X = a * 10^k = m * 5^k / 2^s is exact in 128 bits for
+ * 10^16 <= X < 10^17 and k <= 27; a decimal reads back as a when it lies
+ * within half an ulp of a (5^k / 2 in units of 2^-s), a tie going to the
+ * even m.  Returns the number of digits and sets *exp as short_digits
+ * does; -1 outside that range, at a power of two (whose interval is
+ * lopsided) and where rounding carries into another digit. */
+static int long_digits(double a, char *digits, int *exp)
+{
+	static const uint64_t p5[] = {
+		1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
+		1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+		30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
+		19073486328125ull, 95367431640625ull, 476837158203125ull, 2384185791015625ull,
+		11920928955078125ull, 59604644775390625ull, 298023223876953125ull,
+		1490116119384765625ull, 7450580596923828125ull,
+	};
+	const uint64_t e16 = 10000000000000000ull, e17 = 10 * e16;
+	int e2;
+	uint64_t m = (uint64_t)ldexp(frexp(a, &e2), 53);
+	int e = e2 - 53;
+	if (m == (uint64_t)1 << 52)
+		return -1;
+	int k = 16 - dec_exp(a);
+	typedef unsigned __int128 u128;
+	u128 n, q;
+	int s;
+	for (int tries = 0;; tries++) {
+		s = -(e + k);
+		if (tries == 3 || k < 0 || k >= (int)(sizeof p5 / sizeof p5[0]) || s <= 0 || s > 64)
+			return -1;
+		n = (u128)m * p5[k];
+		q = n >> s;
+		if (q < e16)
+			k++;
+		else if (q >= e17)
+			k--;
+		else
+			break;
+	}
+	u128 five = p5[k];
+	/* 16 digits: X / 10 rounded, half to even */
+	uint64_t c = (uint64_t)(q / 10);
+	u128 rem = n - ((u128)c * 10 << s), half = (u128)5 << s;
+	c += rem > half || (rem == half && (c & 1));
+	uint64_t d;
+	int nd;
+	u128 cn = (u128)c * 10 << s, dist = cn > n ? cn - n : n - cn;
+	if (c < e16 && (2 * dist < five || (2 * dist == five && !(m & 1)))) {
+		d = c;
+		nd = 16;
+	} else {
+		rem = n - (q << s);
+		half = (u128)1 << (s - 1);
+		d = (uint64_t)q + (rem > half || (rem == half && (q & 1)));
+		if (d >= e17)
+			return -1;
+		nd = 17;
+	}
+	*exp = 16 - k;
+	for (int i = nd - 1; i >= 0; i--, d /= 10)
+		digits[i] = (char)('0' + d % 10);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = 0;
+	return nd;
 }
 
 void gs_float_repr(struct gs_buf *b, double f)
@@ -216,8 +319,9 @@ void gs_float_repr(struct gs_buf *b, double f)
 	int nd = 0, exp = 0, neg = signbit(f) != 0;
 	double a = fabs(f);
 	int found = a >= DBL_MIN ? short_digits(a, digits, &exp) : -1;
-	if (found > 0) {
-		nd = found;
+	int found_long = found == 0 ? long_digits(a, digits, &exp) : -1;
+	if (found > 0 || found_long > 0) {
+		nd = found > 0 ? found : found_long;
 	} else {
 		/* Shortest digit string that reads back as the same double.  Any
 		 * decimal of at most 15 significant digits survives a trip

@@ -186,15 +186,16 @@ static int csv_skip(const struct gs_qfield *f)
 /* Rows go into one buffer, written in large pieces: formatting a field
  * straight to the stream costs a locked stdio call per character run. */
 static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
-		    const size_t *cols, size_t ncols, struct gs_buf *b)
+		    const size_t *params, const size_t *cols, size_t ncols, struct gs_buf *b)
 {
 	const struct gs_value *env = gs_qrows_env(r);
 	gs_buf_put_int(b, gs_qrows_idx(r));
 	for (size_t i = 0; i < sw->nparams; i++) {
 		gs_buf_putc(b, ',');
 		size_t from = b->len;
-		gs_qfmt_exact(b, env[gs_qsweep_field(sw, sw->params[i])]);
-		gs_buf_csv_quote(b, from);
+		gs_qfmt_exact(b, env[params[i]]);
+		if (env[params[i]].t == GS_V_STR)
+			gs_buf_csv_quote(b, from);
 	}
 	gs_buf_puts(b, gs_qrows_idx(r) == sw->baseline ? ",1," : ",0,");
 	if (gs_qrows_status(r))
@@ -203,7 +204,9 @@ static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
 		gs_buf_putc(b, ',');
 		size_t from = b->len;
 		gs_qfmt_exact(b, env[cols[i]]);
-		gs_buf_csv_quote(b, from);
+		/* only a string can hold a comma, quote or line break */
+		if (env[cols[i]].t == GS_V_STR)
+			gs_buf_csv_quote(b, from);
 	}
 	gs_buf_putc(b, '\n');
 	if (b->len >= 1 << 16) {
@@ -242,6 +245,9 @@ int gs_query_export(struct gs_query *q, enum gs_qexport how)
 	for (size_t i = 0; i < sw.nfields; i++)
 		if (!csv_skip(&sw.fields[i]))
 			cols[ncols++] = i;
+	size_t *params = gs_xcalloc(sw.nparams + 1, sizeof(*params));
+	for (size_t i = 0; i < sw.nparams; i++)
+		params[i] = (size_t)gs_qsweep_field(&sw, sw.params[i]);
 	if (rc == 0) {
 		if (how == GS_QX_CSV) {
 			fputs("idx", out);
@@ -280,7 +286,7 @@ int gs_query_export(struct gs_query *q, enum gs_qexport how)
 	while (rc == 0 && (rc = gs_qrows_next(r)) > 0) {
 		rc = 0;
 		if (how == GS_QX_CSV) {
-			csv_row(out, &sw, r, cols, ncols, &b);
+			csv_row(out, &sw, r, params, cols, ncols, &b);
 			n++;
 			continue;
 		}
@@ -311,6 +317,7 @@ int gs_query_export(struct gs_query *q, enum gs_qexport how)
 		fwrite(b.p, 1, b.len, out);
 	gs_buf_release(&b);
 	free(cols);
+	free(params);
 	if (rc == 0 && how != GS_QX_CSV)
 		fputs("\n]}\n", out);
 	if (rc == 0 && left)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lang/parse.h"
+#include "query/jsonrow.h"
 #include "query/qcols.h"
 
 /* the catalogue is GS_QCOLS (query/qcols.h); the schema that added a column
@@ -600,12 +601,21 @@ static struct gs_value intern(struct intern *t, const char *s, size_t n)
 	return t->slots[k];
 }
 
+/* The JSON columns whose fields are read in C: one scan a row for all of
+ * a column's fields is much cheaper than a json_extract call per field,
+ * each of which parses the whole document. */
+enum { DOC_PARAMS, DOC_METRICS, DOC_COUNTERS, NDOCS };
+static const char *const doc_sql[NDOCS] = { "c.params", "r.metrics", "r.counters" };
+
 struct gs_qrows {
 	sqlite3_stmt *st;
 	struct gs_qsweep *sw;
 	struct gs_qfilter *f;
-	int *cols; /* field read by each result column from 3 on */
+	int *cols; /* the fields read */
+	int *sqlcol; /* the result column of each, or -1: read from a document */
 	size_t ncols;
+	struct gs_jrow *docs[NDOCS];
+	int doccol[NDOCS];
 	int params;
 	struct gs_value *env;
 	struct intern strs;
@@ -613,6 +623,16 @@ struct gs_qrows {
 	const char *status, *params_json;
 	const char *path;
 };
+
+static struct gs_value intern_str(void *ctx, const char *s, size_t n)
+{
+	return intern(ctx, s, n);
+}
+
+static int doc_of(enum gs_qkind kind)
+{
+	return kind == GS_QK_PARAM ? DOC_PARAMS : kind == GS_QK_METRIC ? DOC_METRICS : DOC_COUNTERS;
+}
 
 static void add_col(struct gs_qrows *r, int field)
 {
@@ -651,6 +671,7 @@ int gs_qrows_open(struct gs_qrows **out, struct gs_query *q, struct gs_qsweep *s
 	r->params = spec->params;
 	r->path = q->path;
 	r->cols = gs_xcalloc(sw->nfields + 1, sizeof(*r->cols));
+	r->sqlcol = gs_xcalloc(sw->nfields + 1, sizeof(*r->sqlcol));
 	r->env = gs_xcalloc(sw->nfields, sizeof(*r->env));
 	for (size_t i = 0; i < spec->nwant; i++)
 		add_col(r, spec->want[i]);
@@ -668,13 +689,37 @@ int gs_qrows_open(struct gs_qrows **out, struct gs_query *q, struct gs_qsweep *s
 	const char *drv = spec->ok_only ? "r" : "c";
 	struct gs_buf sql = GS_BUF_INIT;
 	gs_buf_printf(&sql, "SELECT %s.idx, r.status, %s", drv, r->params ? "c.params" : "NULL");
-	int bindno = 3;
+	int bindno = 3, ncol = 3;
 	int *binds = gs_xcalloc(r->ncols + 1, sizeof(*binds));
 	for (size_t i = 0; i < r->ncols; i++) {
 		const struct gs_qfield *fl = &sw->fields[r->cols[i]];
+		if (fl->kind != GS_QK_COL) {
+			int d = doc_of(fl->kind);
+			if (!r->docs[d])
+				r->docs[d] = gs_jrow_new(intern_str, &r->strs);
+			int read = gs_jrow_add(r->docs[d], fl->path, r->cols[i]) == 0;
+			/* an ORDER BY on the field still needs its SQL */
+			if (!read || r->cols[i] == spec->order)
+				binds[i] = bindno++;
+			if (read) {
+				r->sqlcol[i] = -1;
+				continue;
+			}
+		}
 		gs_buf_puts(&sql, ", ");
-		binds[i] = fl->kind == GS_QK_COL ? 0 : bindno++;
+		r->sqlcol[i] = ncol++;
 		field_sql(&sql, fl, spec->ok_only, binds[i]);
+	}
+	for (int d = 0; d < NDOCS; d++) {
+		r->doccol[d] = -1;
+		if (!r->docs[d] || !gs_jrow_count(r->docs[d]))
+			continue;
+		if (d == DOC_PARAMS && r->params) {
+			r->doccol[d] = 2;
+			continue;
+		}
+		gs_buf_printf(&sql, ", %s", doc_sql[d]);
+		r->doccol[d] = ncol++;
 	}
 	if (spec->ok_only) {
 		gs_buf_puts(&sql, " FROM result r");
@@ -754,7 +799,18 @@ int gs_qrows_next(struct gs_qrows *r)
 		r->status = (const char *)sqlite3_column_text(r->st, 1);
 		r->params_json = (const char *)sqlite3_column_text(r->st, 2);
 		for (size_t i = 0; i < r->ncols; i++)
-			r->env[r->cols[i]] = column_value(r, 3 + (int)i);
+			if (r->sqlcol[i] >= 0)
+				r->env[r->cols[i]] = column_value(r, r->sqlcol[i]);
+		for (int d = 0; d < NDOCS; d++)
+			if (r->doccol[d] >= 0 &&
+			    gs_jrow_scan(r->docs[d],
+					 (const char *)sqlite3_column_text(r->st, r->doccol[d]),
+					 r->env) < 0) {
+				/* what json_extract said of it */
+				fprintf(stderr, "gsearch: error: cannot read the results of %s:"
+						" malformed JSON\n", r->path);
+				return -1;
+			}
 		int pass = filter_row(r->f, r->env, r->idx);
 		if (pass)
 			return pass;
@@ -786,7 +842,10 @@ void gs_qrows_close(struct gs_qrows *r)
 	if (!r)
 		return;
 	sqlite3_finalize(r->st);
+	for (int d = 0; d < NDOCS; d++)
+		gs_jrow_free(r->docs[d]);
 	free(r->cols);
+	free(r->sqlcol);
 	free(r->env);
 	free(r->strs.slots);
 	gs_arena_release(&r->strs.arena);

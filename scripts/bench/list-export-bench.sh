@@ -8,7 +8,9 @@
 # space of 1,024,000 configurations with integer, float and string
 # parameters (one float needs all 17 digits); `export --csv` on a store of
 # about 1,000,000 results made once by tests/query/gen_store.py into DB
-# (default build/bench/query-1000000.db, shared with query-bench.sh).  Each
+# (default build/bench/list-export-1000000.db).  OLD_GSEARCH makes it, so
+# that its schema is one both binaries read (a newer gsearch reads the
+# stores of an older one, not the other way round).  Each
 # command runs RUNS times (default 3) per binary, output to /dev/null; the
 # table gives the median wall time of each and old/new.  Exit status 1 if a
 # run fails or the two binaries' outputs differ.
@@ -18,7 +20,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 old=${1:?usage: list-export-bench.sh OLD_GSEARCH [NEW_GSEARCH]}
 new=${2:-$root/build/gsearch}
 n=1000000
-db=${DB:-$root/build/bench/query-$n.db}
+db=${DB:-$root/build/bench/list-export-$n.db}
 runs=${RUNS:-3}
 
 tmp=$(mktemp -d)
@@ -41,7 +43,7 @@ if [ ! -f "$db" ]; then
 	mkdir -p "$(dirname "$db")"
 	echo "list-export-bench: making $db ($n results)"
 	rm -f "$db.tmp"
-	GSEARCH=$new python3 "$root/tests/query/gen_store.py" --size "$n" "$db.tmp" >/dev/null
+	GSEARCH=$old python3 "$root/tests/query/gen_store.py" --size "$n" "$db.tmp" >/dev/null
 	mv "$db.tmp" "$db"
 fi
 

@@ -366,7 +366,7 @@ START_TEST(test_float_repr_is_the_shortest)
 		double f;
 		uint64_t r = rng_next(&x);
 		char text[40];
-		switch (i % 6) {
+		switch (i % 8) {
 		case 0: memcpy(&f, &r, sizeof f); break; /* any bits: subnormals too */
 		case 1: f = (double)(r >> 11) / 9007199254740992.0; break;
 		case 2: f = (double)(r % 100000) / 1000.0; break; /* short decimals */
@@ -375,6 +375,9 @@ START_TEST(test_float_repr_is_the_shortest)
 			snprintf(text, sizeof text, "%de%d", (int)(r % 100000),
 				 (int)(r >> 32) % 640 - 330);
 			f = strtod(text, NULL);
+			break;
+		case 6: /* all 53 bits, where 16 or 17 digits are found in 128 bits */
+			f = (double)(r >> 11) / 9007199254740992.0 * pow(10, (int)(r % 30) - 12);
 			break;
 		default: /* up to 16 digits, near where 15 stop being enough */
 			snprintf(text, sizeof text, "%llue%d",
