@@ -393,7 +393,7 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 	double best = -1;
 	if (sqlite3_prepare_v2(db, "SELECT r.idx, r.time_ms, c.params FROM result r JOIN config c"
 				   " USING (sweep_id, idx) WHERE r.sweep_id = ?1 AND r.status = 'ok'"
-				   " ORDER BY r.time_ms LIMIT 1", -1, &q, NULL) == SQLITE_OK) {
+				   " ORDER BY r.time_ms, r.idx LIMIT 1", -1, &q, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(q, 1, sweep);
 		if (sqlite3_step(q) == SQLITE_ROW) {
 			best = sqlite3_column_double(q, 1);

@@ -1112,8 +1112,19 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 					m->ops->errmsg(m->dev));
 			goto out;
 		}
-		free(dev_metrics);
-		dev_metrics = real_metrics;
+		/* the model's breakdown goes with the counters: figures of the
+		 * device, not of the kernel, that `show` lists and the tables
+		 * leave out; the metrics stay the validation run's */
+		if (real_metrics) {
+			const char *c = r->counters_json;
+			size_t n = c ? strlen(c) : 0;
+			char *both = n > 2 ? gs_xasprintf("%.*s,\"model\":{%s}}", (int)(n - 1), c,
+							  real_metrics)
+					   : gs_xasprintf("{\"model\":{%s}}", real_metrics);
+			free(r->counters_json);
+			r->counters_json = both;
+			free(real_metrics);
+		}
 	}
 	if (m->ops->modeled) {
 		/* deterministic: the one run is the time */

@@ -59,7 +59,8 @@ for s in "${spaces[@]}"; do
 		python3 scripts/report/model-vs-measured.py "$real" "$(h100 "$s")" | tail -3
 		python3 scripts/report/model-vs-measured.py "$real" "$(h100 "$s")" --top 1 | tail -1
 		sqlite3 "$real" "SELECT 'model bound ' || b || ' ' || n FROM (SELECT
-			json_extract(metrics, '$.model_bound') b, count(*) n FROM result
+			coalesce(json_extract(counters, '$.model.bound'),
+				json_extract(metrics, '$.model_bound')) b, count(*) n FROM result
 			WHERE status = 'ok' GROUP BY b) ORDER BY n DESC, b"
 	else
 		echo "--- model at the real size: $real not there (gsearch run --device emu:sm_90 --db $real spaces/$s.space)"

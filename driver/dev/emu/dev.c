@@ -382,12 +382,18 @@ static int emu_occupancy(struct gs_dev *d, struct gs_func *f, int block_threads,
 static double touched_bytes(const struct gs_dev *d, const struct gs_emu_blockstat *st, size_t n)
 {
 	const struct gs_emu_mem *m = &d->mem;
+	/* an allocation counts once for its reads and once for its writes */
 	unsigned char *seen = gs_xcalloc(m->n + 1, 1);
 	double sum = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t end = 0;
+		int written = 0;
 		for (size_t k = 0; k < st[i].nsectors; k++) {
-			uint64_t a = st[i].sectors[k] << 5;
+			uint64_t s = st[i].sectors[k];
+			int w = (s & GS_EMU_SECTOR_WRITTEN) != 0;
+			if (w != written) /* the written ones follow, sorted again */
+				written = w, end = 0;
+			uint64_t a = (s & ~GS_EMU_SECTOR_WRITTEN) << 5;
 			if (a < end)
 				continue;
 			size_t lo = 0, hi = m->n;
@@ -402,8 +408,9 @@ static double touched_bytes(const struct gs_dev *d, const struct gs_emu_blocksta
 				continue;
 			const struct gs_emu_alloc *al = &m->a[lo - 1];
 			end = al->base + al->size;
-			if (a < end && !seen[lo - 1]) {
-				seen[lo - 1] = 1;
+			unsigned char bit = (unsigned char)(1u << written);
+			if (a < end && !(seen[lo - 1] & bit)) {
+				seen[lo - 1] |= bit;
 				sum += (double)al->size;
 			}
 		}
@@ -612,14 +619,15 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 	snprintf(buf, sizeof buf, "\"efficiency\":%.17g,\"utilization\":%.17g",
 		 inst ? 1.0 / (double)inst : 0.0, d->nlaunch ? d->util_sum / d->nlaunch : 0.0);
 	if (d->niv) {
-		/* the sampled launches' model: the longest launch's breakdown */
+		/* the sampled launches' model: the longest launch's breakdown,
+		 * members of the counters' "model" (measure.c puts it there) */
 		const struct gs_emu_interval *v = &d->iv;
 		double hz = d->prof->clock_mhz * 1e3;
 		snprintf(buf, sizeof buf,
-			 "\"model_bound\":\"%s\",\"model_sm_ms\":%.6g,\"model_l2_ms\":%.6g,"
-			 "\"model_dram_ms\":%.6g,\"model_block_issue\":%.6g,"
-			 "\"model_block_chain\":%.6g,\"model_block_exposed\":%.6g,\"model_waves\":%d,"
-			 "\"model_l1_hit\":%.4f,\"model_l2_hit\":%.4f,\"model_sample\":%d",
+			 "\"bound\":\"%s\",\"sm_ms\":%.6g,\"l2_ms\":%.6g,"
+			 "\"dram_ms\":%.6g,\"block_issue\":%.6g,"
+			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"waves\":%d,"
+			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d",
 			 v->bound, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz, v->per_block_issue,
 			 v->per_block_chain, v->per_block_exposed, v->waves, v->l1_hit, v->l2_hit, d->sample);
 		free(*counters);

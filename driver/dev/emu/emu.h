@@ -19,7 +19,11 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-1"
+#define GS_EMU_MODEL_REV "interval-2"
+
+/* The tag of a written sector in a block's footprint (sector numbers are
+ * addresses >> 5, so the top bit is free). */
+#define GS_EMU_SECTOR_WRITTEN (1ull << 63)
 
 /* ---- profiles -------------------------------------------------------------- */
 
@@ -219,7 +223,9 @@ struct gs_emu_blockstat {
 				  * cover, summed over the block's barrier intervals */
 	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */
-	uint64_t *sectors;       /* distinct sectors touched, sorted */
+	uint64_t *sectors;       /* distinct sectors touched, sorted; a written
+				  * one is listed apart, with GS_EMU_SECTOR_WRITTEN:
+				  * it goes back to DRAM as well as coming from it */
 	size_t nsectors;
 };
 void gs_emu_blockstat_release(struct gs_emu_blockstat *b);

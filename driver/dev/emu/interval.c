@@ -32,7 +32,8 @@
  * dram_bw_gbs, where DRAM bytes are the L2 traffic up to the grid's
  * footprint (distinct sectors of the sample scaled to the grid, at most the
  * allocations it touched): data reused through a 50 MB L2 is read from DRAM
- * once.  The time is the largest of the SM time, the L2 time and the DRAM
+ * once, and a written sector is written back once besides (probe.c lists it
+ * apart).  The time is the largest of the SM time, the L2 time and the DRAM
  * time, but where the SM time is DRAM latency on the chain, that latency
  * grows with DRAM's load (a queue, below), plus the launch overhead; the
  * bound is the term that set it ("dram latency": the queue).

@@ -397,8 +397,13 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 		p->l1_hit += u - miss;
 		p->l1_miss += miss;
 	}
-	if (space == 1)
+	if (space == 1) {
+		/* a written sector costs DRAM a write-back besides any read */
+		if (store)
+			for (unsigned i = 0; i < nf; i++)
+				fresh[i] |= GS_EMU_SECTOR_WRITTEN;
 		footprint_add(p, fresh, nf);
+	}
 	if (store) {
 		if (space == 1)
 			p->st += u;
