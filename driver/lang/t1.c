@@ -68,6 +68,7 @@ struct t1 {
 	struct gs_buf pathbuf; /* path_str's result */
 	enum gs_t1_grid grid;  /* the grid launched when the file gives two */
 	struct gs_t1_grid_info *info; /* or NULL */
+	int random_said;              /* the Random fill's difference was warned about */
 };
 
 /* ---- paths and locations ---- */
@@ -1220,6 +1221,14 @@ static char *fill_expr(struct t1 *t, json_t *a, size_t index, const char *space)
 		free(v);
 	} else if (!strcasecmp(kind, "Random")) {
 		json_t *seed = member(a, "RandomSeed", NULL, NULL);
+		/* the values differ from Kernel Tuner's: say so, once a file */
+		if (!t->random_said++) {
+			push_key(t, key);
+			warn_at(t, LOC_VALUE, "t1: %s: Random becomes uniform values from gsearch's own "
+				"generator (random(), up to FillValue when given): not the values "
+				"Kernel Tuner draws (a normal distribution)", path_str(t));
+			pop(t);
+		}
 		/* each buffer its own stream, the same on every run */
 		gs_buf_printf(&b, "random(seed=%" JSON_INTEGER_FORMAT,
 			      json_is_integer(seed) ? json_integer_value(seed) : (json_int_t)index + 1);
