@@ -215,29 +215,57 @@ static void csv_row(FILE *out, const struct gs_qsweep *sw, struct gs_qrows *r,
 	}
 }
 
+int gs_qexport_begin(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f, int **want)
+{
+	if (gs_qsweep_load(q, q->sweep, sw) < 0)
+		return 1;
+	if (gs_qfilter_init(f, sw, q->where) < 0) {
+		gs_qsweep_release(sw);
+		return 1;
+	}
+	*want = gs_xcalloc(sw->nfields + 1, sizeof(**want));
+	for (size_t i = 0; i < sw->nfields; i++)
+		(*want)[i] = (int)i;
+	return 0;
+}
+
+sqlite3_stmt *gs_qsource_prepare(struct gs_query *q)
+{
+	sqlite3_stmt *se = NULL;
+	if (q->schema >= 8 &&
+	    sqlite3_prepare_v2(q->db, "SELECT source_entry FROM result WHERE sweep_id = ?1 AND"
+				      " idx = ?2", -1, &se, NULL)) {
+		fprintf(stderr, "gsearch: error: cannot read %s: %s\n", q->path, sqlite3_errmsg(q->db));
+		se = NULL;
+	}
+	return se;
+}
+
+json_t *gs_qsource_entry(sqlite3_stmt *se, int64_t sweep, int64_t idx)
+{
+	if (!se)
+		return NULL;
+	sqlite3_reset(se);
+	sqlite3_bind_int64(se, 1, sweep);
+	sqlite3_bind_int64(se, 2, idx);
+	if (sqlite3_step(se) == SQLITE_ROW && sqlite3_column_text(se, 0))
+		return json_loads((const char *)sqlite3_column_text(se, 0), 0, NULL);
+	return NULL;
+}
+
 int gs_query_export(struct gs_query *q, enum gs_qexport how)
 {
 	struct gs_qsweep sw;
 	struct gs_qfilter f;
-	if (gs_qsweep_load(q, q->sweep, &sw) < 0)
+	int *want;
+	if (gs_qexport_begin(q, &sw, &f, &want))
 		return 1;
-	if (gs_qfilter_init(&f, &sw, q->where) < 0) {
-		gs_qsweep_release(&sw);
-		return 1;
-	}
-	int *want = gs_xcalloc(sw.nfields + 1, sizeof(*want));
-	for (size_t i = 0; i < sw.nfields; i++)
-		want[i] = (int)i;
 	struct gs_qspec spec = { .order = -1, .want = want, .nwant = sw.nfields, .idx = -1,
 				 .params = 1 };
 	struct gs_qrows *r;
 	int rc = gs_qrows_open(&r, q, &sw, &f, &spec);
 	/* an imported result's own times, which have no column */
-	sqlite3_stmt *se = NULL;
-	if (how == GS_QX_T4 && q->schema >= 8 &&
-	    sqlite3_prepare_v2(q->db, "SELECT source_entry FROM result WHERE sweep_id = ?1 AND"
-				      " idx = ?2", -1, &se, NULL))
-		se = NULL;
+	sqlite3_stmt *se = how == GS_QX_T4 ? gs_qsource_prepare(q) : NULL;
 	FILE *out = q->out;
 	struct gs_buf b = GS_BUF_INIT;
 	int64_t n = 0, left = 0;
@@ -294,14 +322,7 @@ int gs_query_export(struct gs_query *q, enum gs_qexport how)
 			left++;
 			continue;
 		}
-		json_t *src = NULL;
-		if (se) {
-			sqlite3_reset(se);
-			sqlite3_bind_int64(se, 1, sw.id);
-			sqlite3_bind_int64(se, 2, gs_qrows_idx(r));
-			if (sqlite3_step(se) == SQLITE_ROW && sqlite3_column_text(se, 0))
-				src = json_loads((const char *)sqlite3_column_text(se, 0), 0, NULL);
-		}
+		json_t *src = gs_qsource_entry(se, sw.id, gs_qrows_idx(r));
 		json_t *o = how == GS_QX_T4 ? t4_row(&sw, r, src) : json_row(&sw, r);
 		json_decref(src);
 		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));

@@ -132,24 +132,12 @@ int gs_query_export_kt(struct gs_query *q)
 {
 	struct gs_qsweep sw;
 	struct gs_qfilter f;
-	if (gs_qsweep_load(q, q->sweep, &sw) < 0)
+	int *want;
+	if (gs_qexport_begin(q, &sw, &f, &want))
 		return 1;
-	if (gs_qfilter_init(&f, &sw, q->where) < 0) {
-		gs_qsweep_release(&sw);
-		return 1;
-	}
-	int *want = gs_xcalloc(sw.nfields + 1, sizeof(*want));
-	for (size_t i = 0; i < sw.nfields; i++)
-		want[i] = (int)i;
 	struct gs_qspec spec = { .order = -1, .want = want, .nwant = sw.nfields, .idx = -1 };
 	struct gs_qrows *r;
-	sqlite3_stmt *se = NULL;
-	if (q->schema >= 8 &&
-	    sqlite3_prepare_v2(q->db, "SELECT source_entry FROM result WHERE sweep_id = ?1 AND"
-				      " idx = ?2", -1, &se, NULL)) {
-		fprintf(stderr, "gsearch: error: cannot read %s: %s\n", q->path, sqlite3_errmsg(q->db));
-		se = NULL;
-	}
+	sqlite3_stmt *se = gs_qsource_prepare(q);
 	int rc = gs_qrows_open(&r, q, &sw, &f, &spec);
 	FILE *out = q->out;
 	json_t *seen = json_object();
@@ -177,14 +165,7 @@ int gs_query_export_kt(struct gs_query *q)
 	}
 	while (rc == 0 && (rc = gs_qrows_next(r)) > 0) {
 		rc = 0;
-		json_t *src = NULL;
-		if (se) {
-			sqlite3_reset(se);
-			sqlite3_bind_int64(se, 1, sw.id);
-			sqlite3_bind_int64(se, 2, gs_qrows_idx(r));
-			if (sqlite3_step(se) == SQLITE_ROW && sqlite3_column_text(se, 0))
-				src = json_loads((const char *)sqlite3_column_text(se, 0), 0, NULL);
-		}
+		json_t *src = gs_qsource_entry(se, sw.id, gs_qrows_idx(r));
 		json_t *o = entry(&sw, r, src, &key);
 		json_decref(src);
 		if (!o) {

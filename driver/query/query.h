@@ -237,6 +237,16 @@ enum gs_qexport { GS_QX_CSV, GS_QX_JSON, GS_QX_T4 };
 int gs_query_export(struct gs_query *q, enum gs_qexport how);
 /* `query export --kt-cache`: the sweep as a Kernel Tuner cache file. */
 int gs_query_export_kt(struct gs_query *q);
+
+/* What every export starts with: the sweep, its --where filter, and *want
+ * listing every field (the caller frees it).  0, or 1 after the error was
+ * printed. */
+int gs_qexport_begin(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f, int **want);
+/* An imported result's fields that have no column (result.source_entry,
+ * schema 8 on): the statement (NULL without the column), then one JSON
+ * object a result, or NULL. */
+struct sqlite3_stmt *gs_qsource_prepare(struct gs_query *q);
+struct json_t *gs_qsource_entry(struct sqlite3_stmt *se, int64_t sweep, int64_t idx);
 /* `gsearch show`: one configuration in full; ptx_lines < 0 prints all. */
 int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines);
 
