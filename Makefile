@@ -107,8 +107,9 @@ DEPS_MISSING := $(strip $(foreach h,$(DEP_HEADERS),$(if $(wildcard /usr/include/
 all: $(BIN)
 
 # The main job: the running example's sweep into results/matmul.db, measured
-# on every GPU of the host, or on the emulated device (emu:sm_90, at the
-# space's emulator sizes) where there is none.
+# on every GPU of the host, or on the emulated device (emu:sm_90: validated at
+# the space's emulator sizes, timed by the model at the real ones) where there
+# is none.
 SWEEP_SPACE ?= spaces/matmul.space
 sweep: $(BIN)
 	$(BIN) run $(SWEEP_SPACE)
