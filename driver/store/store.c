@@ -268,11 +268,6 @@ static int migrate(struct gs_store *s)
 		int v, rc;
 		char *sql;
 
-		/* a step that rewrote sqlite_master (schema 7) leaves this
-		 * connection with the old parse, whose text offsets an ALTER TABLE
-		 * of the next step would use: parse it again */
-		if (first >= 0 && (rc = exec(s, "PRAGMA writable_schema = RESET")) != SQLITE_OK)
-			return fail_db(s, rc, "cannot migrate %s", s->path);
 		rc = exec(s, "BEGIN IMMEDIATE");
 		if (rc != SQLITE_OK)
 			return fail_db(s, rc, "cannot migrate %s", s->path);
