@@ -108,16 +108,14 @@ static void print_launches(struct gs_vm *vm, const struct gs_space *sp, const st
 				count = 0;
 			} else {
 				seq = gs_value_persist(&vm->scratch, seq);
-				count = seq.t == GS_V_LIST ? (int64_t)seq.l->n
-				      : seq.t == GS_V_RANGE ? gs_range_len(seq.r) : 0;
+				count = gs_seq_len(seq);
 			}
 		}
 		struct geo run, g;
 		int64_t times = 0;
 		for (int64_t it = 0; it < count && !err.len; it++) {
 			if (l->loop_c)
-				env[l->loop_slot] = seq.t == GS_V_LIST ? seq.l->v[it]
-								       : gs_int(seq.r->start + it * seq.r->step);
+				env[l->loop_slot] = gs_seq_at(seq, it);
 			if (eval_launch(vm, sp, l, env, &g, &err) < 0)
 				break;
 			if (times && !same_geo(&g, &run)) {

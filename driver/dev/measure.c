@@ -199,12 +199,11 @@ static int build_plan_in(struct gs_measure *m, const struct gs_space *sp, const 
 			if (eval(m, l->loop_c, env, &seq, err, errlen) < 0)
 				return -1;
 			seq = gs_value_persist(&m->vm.scratch, seq);
-			count = seq.t == GS_V_LIST ? (int64_t)seq.l->n : gs_range_len(seq.r);
+			count = gs_seq_len(seq);
 		}
 		for (int64_t it = 0; it < count; it++) {
 			if (l->loop_c)
-				env[l->loop_slot] = seq.t == GS_V_LIST ? seq.l->v[it]
-								       : gs_int(seq.r->start + it * seq.r->step);
+				env[l->loop_slot] = gs_seq_at(seq, it);
 			for (size_t ci = 0; ci < l->ncopies; ci++) {
 				const struct gs_copy *c = &l->copies[ci];
 				const struct gs_buffer *b = &sp->buffers[c->buffer];

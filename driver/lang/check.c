@@ -492,7 +492,7 @@ static void eval_domain(struct checker *ck, struct gs_param *pa)
 	pa->nvals = (size_t)n;
 	pa->type = 0;
 	for (int64_t i = 0; i < n; i++) {
-		struct gs_value x = v.t == GS_V_LIST ? v.l->v[i] : gs_int(v.r->start + i * v.r->step);
+		struct gs_value x = gs_seq_at(v, i);
 		if (x.t != GS_V_INT && x.t != GS_V_FLOAT && x.t != GS_V_BOOL && x.t != GS_V_STR &&
 		    x.t != GS_V_NONE) {
 			gs_diag_error(ck->d, pa->dom_expr->loc,

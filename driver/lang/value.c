@@ -123,12 +123,12 @@ static int is_intlike(struct gs_value v)
 	return v.t == GS_V_INT || v.t == GS_V_BOOL;
 }
 
-static int64_t seq_len(struct gs_value v)
+int64_t gs_seq_len(struct gs_value v)
 {
-	return v.t == GS_V_LIST ? (int64_t)v.l->n : gs_range_len(v.r);
+	return v.t == GS_V_LIST ? (int64_t)v.l->n : v.t == GS_V_RANGE ? gs_range_len(v.r) : 0;
 }
 
-static struct gs_value seq_at(struct gs_value v, int64_t i)
+struct gs_value gs_seq_at(struct gs_value v, int64_t i)
 {
 	if (v.t == GS_V_LIST)
 		return v.l->v[i];
@@ -154,11 +154,11 @@ int gs_value_eq(struct gs_value a, struct gs_value b)
 	if (a.t == GS_V_NONE || b.t == GS_V_NONE)
 		return a.t == b.t;
 	if ((a.t == GS_V_LIST || a.t == GS_V_RANGE) && a.t == b.t) {
-		int64_t n = seq_len(a);
-		if (n != seq_len(b))
+		int64_t n = gs_seq_len(a);
+		if (n != gs_seq_len(b))
 			return 0;
 		for (int64_t i = 0; i < n; i++)
-			if (!gs_value_eq(seq_at(a, i), seq_at(b, i)))
+			if (!gs_value_eq(gs_seq_at(a, i), gs_seq_at(b, i)))
 				return 0;
 		return 1;
 	}
@@ -478,11 +478,11 @@ void gs_value_json(struct gs_buf *b, struct gs_value v)
 	case GS_V_LIST:
 	case GS_V_RANGE: {
 		gs_buf_putc(b, '[');
-		int64_t n = seq_len(v);
+		int64_t n = gs_seq_len(v);
 		for (int64_t i = 0; i < n; i++) {
 			if (i)
 				gs_buf_putc(b, ',');
-			gs_value_json(b, seq_at(v, i));
+			gs_value_json(b, gs_seq_at(v, i));
 		}
 		gs_buf_putc(b, ']');
 		break;

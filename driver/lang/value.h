@@ -95,6 +95,9 @@ struct gs_value gs_str_new(struct gs_arena *a, const char *s, size_t n);
 struct gs_value gs_list_new(struct gs_arena *a, size_t cap);
 void gs_list_push(struct gs_arena *a, struct gs_list *l, struct gs_value v);
 int64_t gs_range_len(const struct gs_range *r);
+/* A list's or range's length (0 for anything else) and its element i. */
+int64_t gs_seq_len(struct gs_value v);
+struct gs_value gs_seq_at(struct gs_value v, int64_t i);
 
 /* Deep copy into `a`.  Iterators cannot be persisted (returns NONE). */
 struct gs_value gs_value_persist(struct gs_arena *a, struct gs_value v);

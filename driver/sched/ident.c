@@ -155,17 +155,11 @@ static void put_launches(struct gs_buf *b, struct gs_ident *id, const struct gs_
 			gs_buf_printf(b, " for %s in ", l->loop_var ? l->loop_var : "");
 			if (put_value(b, id, l->loop_c, env, &seq) < 0)
 				return;
-			if (seq.t == GS_V_LIST)
-				count = (int64_t)seq.l->n;
-			else if (seq.t == GS_V_RANGE)
-				count = gs_range_len(seq.r);
-			else
-				count = 0;
+			count = gs_seq_len(seq);
 		}
 		for (int64_t it = 0; it < count; it++) {
 			if (l->loop_c)
-				env[l->loop_slot] = seq.t == GS_V_LIST ? seq.l->v[it]
-								       : gs_int(seq.r->start + it * seq.r->step);
+				env[l->loop_slot] = gs_seq_at(seq, it);
 			for (size_t ci = 0; ci < l->ncopies; ci++) {
 				const struct gs_copy *c = &l->copies[ci];
 				gs_buf_printf(b, "\n copy %s <- %s[", c->symbol, c->bufname);
