@@ -1332,16 +1332,9 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 
 	int started = 0;
 	for (int i = 0; i < nthr; i++) {
-		if (ctx_init(&xs[i], &proto) < 0) {
-			ctx_release(&xs[i]);
-			memset(&xs[i], 0, sizeof(xs[i]));
-			if (i == 0) {
-				rc = badlaunch(err, errlen, "out of memory for the blocks' state");
-				goto joined;
-			}
-			break;
-		}
-		if (l->only && !(xs[i].pr = gs_x_probe_new(&xs[i]))) {
+		/* a sampled launch's contexts carry a probe each */
+		if (ctx_init(&xs[i], &proto) < 0 ||
+		    (l->only && !(xs[i].pr = gs_x_probe_new(&xs[i])))) {
 			ctx_release(&xs[i]);
 			memset(&xs[i], 0, sizeof(xs[i]));
 			if (i == 0) {
