@@ -6,6 +6,7 @@
  * tab, newline and carriage return only; a literal may not run into a
  * letter or digit ("truex"); containers nest 2000 deep at most. */
 #include "query/jsonrow.h"
+#include "util/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -137,20 +138,10 @@ static int is_alnum(char c)
 	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static int hex(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static unsigned hex4(const char *p)
 {
-	return (unsigned)(hex(p[0]) << 12 | hex(p[1]) << 8 | hex(p[2]) << 4 | hex(p[3]));
+	return (unsigned)(gs_hex_digit(p[0]) << 12 | gs_hex_digit(p[1]) << 8 |
+			  gs_hex_digit(p[2]) << 4 | gs_hex_digit(p[3]));
 }
 
 static void skip_space(struct scan *s)
@@ -174,7 +165,8 @@ static int string(struct scan *s, int *esc)
 		if (c == '\\') {
 			c = (unsigned char)*++p;
 			if (c == 'u') {
-				if (hex(p[1]) < 0 || hex(p[2]) < 0 || hex(p[3]) < 0 || hex(p[4]) < 0)
+				if (gs_hex_digit(p[1]) < 0 || gs_hex_digit(p[2]) < 0 ||
+				    gs_hex_digit(p[3]) < 0 || gs_hex_digit(p[4]) < 0)
 					return -1;
 				p += 4;
 			} else if (!strchr("\"\\/bfnrt", c) || !c) {

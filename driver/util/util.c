@@ -388,6 +388,17 @@ void gs_trace(const char *what)
 		fprintf(stderr, "gsearch[%ld]: +%.3f s %s\n", (long)getpid(), gs_now() - t0, what);
 }
 
+int gs_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 size_t gs_edit_distance(const char *a, const char *b, size_t cap)
 {
 	size_t la = strlen(a), lb = strlen(b);

@@ -125,4 +125,7 @@ int gs_die_with_parent(void);
 /* Edit distance, capped: returns > cap as soon as it is known to exceed it. */
 size_t gs_edit_distance(const char *a, const char *b, size_t cap);
 
+/* The value of a hexadecimal digit, or -1. */
+int gs_hex_digit(int c);
+
 #endif

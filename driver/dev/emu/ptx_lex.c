@@ -6,6 +6,7 @@
  * variables of call sequences, which belong to one block each.  Labels,
  * variables and functions are names looked up when decoding. */
 #include "dev/emu/ptx_load.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -140,17 +141,6 @@ static void skip_space(struct gs_ptxl *L)
 	L->p = p;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A number: 0f/0d hexadecimal floats, 0x/0b/octal/decimal integers with an
  * optional U suffix, decimal floats (values in double precision). */
 static void lex_number(struct gs_ptxl *L, struct gs_ptxl_tok *t)
@@ -162,8 +152,8 @@ static void lex_number(struct gs_ptxl *L, struct gs_ptxl_tok *t)
 		uint64_t v = 0;
 		int i;
 
-		for (i = 0; i < digits && p + 2 + i < e && hexval(p[2 + i]) >= 0; i++)
-			v = v << 4 | (uint64_t)hexval(p[2 + i]);
+		for (i = 0; i < digits && p + 2 + i < e && gs_hex_digit(p[2 + i]) >= 0; i++)
+			v = v << 4 | (uint64_t)gs_hex_digit(p[2 + i]);
 		if (i != digits || (p + 2 + i < e && id_char((unsigned char)p[2 + i])))
 			gs_ptxl_fail(L, "cannot parse number '%s' at line %u",
 				     gs_ptxl_strdup(L, p, (size_t)(i + 2)), L->line);
@@ -213,7 +203,7 @@ static void lex_number(struct gs_ptxl *L, struct gs_ptxl_tok *t)
 	const char *s = q;
 
 	for (; q < e; q++) {
-		int d = hexval(*q);
+		int d = gs_hex_digit(*q);
 
 		if (d < 0 || d >= base)
 			break;
