@@ -18,7 +18,7 @@ const struct gs_stop_policy gs_stop_default = {
 	.precision = 0.01,
 	.focus = 1.25,
 	.max_time_s = 2.0,
-	.min_samples = 5,
+	.min_samples = 3,
 	.max_samples = 4096,
 	.max_warmup = 20,
 };
@@ -146,6 +146,18 @@ const double *gs_timing_samples(const struct gs_timing *t, size_t *n)
 	return t->runs + t->warm;
 }
 
+/* The fewest samples whose median has a two-sided 95% interval (6). */
+static size_t n_for_95(void)
+{
+	static size_t n;
+	if (!n) {
+		double cov = 0;
+		for (n = 2; two_sided_k(n, 0.95, &cov), cov < 0.95; n++)
+			;
+	}
+	return n;
+}
+
 /* Warm-up ends at the first run that the next one does not undercut by
  * more than the precision asked: a fall smaller than that is noise. */
 static void settle_warmup(struct gs_timing *t, const struct gs_stop_policy *p)
@@ -170,9 +182,14 @@ size_t gs_timing_next(struct gs_timing *t, const struct gs_stop_policy *p, doubl
 		t->reason = GS_STOP_CAP;
 		return 0;
 	}
-	if (!t->warm_done || ns < p->min_samples) {
+	/* a first round of min_samples is enough only where focus may end it;
+	 * elsewhere the fewest samples that can give a 95% interval are due */
+	size_t floor_n = p->focus > 0 && best_ms > 0 ? p->min_samples : n_for_95();
+	if (floor_n < p->min_samples)
+		floor_n = p->min_samples;
+	if (!t->warm_done || ns < floor_n) {
 		/* the last run's fate needs one more after it */
-		size_t more = ns < p->min_samples ? p->min_samples - ns : 1;
+		size_t more = ns < floor_n ? floor_n - ns : 1;
 		more += !t->warm_done && ns + more < 2;
 		/* a run of seconds: the cap comes before the minimum */
 		double last = t->runs[t->n - 1] * t->batch;
@@ -190,37 +207,46 @@ size_t gs_timing_next(struct gs_timing *t, const struct gs_stop_policy *p, doubl
 		return 0;
 	}
 	if (p->focus > 0 && best_ms > 0) {
+		/* from 5 samples the one-sided 95% bound; below, the fastest
+		 * sample, which the median exceeds with probability 1 - 2^-n
+		 * (87.5% at 3): a loser needs no more to be set aside, and its
+		 * interval says how sure it is (ci_pct) */
 		size_t k = gs_median_lower_k(ns, 0.95);
-		if (k) {
-			double *x = gs_xmalloc(ns * sizeof *x);
-			memcpy(x, s, ns * sizeof *x);
-			qsort(x, ns, sizeof *x, cmp_ms);
-			double lower = x[k - 1];
-			free(x);
-			if (lower > p->focus * best_ms) {
-				t->reason = GS_STOP_FOCUS;
-				return 0;
-			}
+		double *x = gs_xmalloc(ns * sizeof *x);
+		memcpy(x, s, ns * sizeof *x);
+		qsort(x, ns, sizeof *x, cmp_ms);
+		double lower = x[k ? k - 1 : 0];
+		free(x);
+		if (lower > p->focus * best_ms) {
+			t->reason = GS_STOP_FOCUS;
+			return 0;
 		}
+	}
+	if (ci.coverage < 0.95) {
+		/* no 95% interval yet: straight to the fewest samples that have one */
+		size_t more = n_for_95() > ns ? n_for_95() - ns : 1;
+		if (ci.median > 0) {
+			double left = (p->max_time_s * 1e3 - t->work_ms) / (ci.median * t->batch);
+			if (left < (double)more)
+				more = left >= 1 ? (size_t)left : 1;
+		}
+		return more > p->max_samples - ns ? p->max_samples - ns : more;
 	}
 	/* the interval narrows as 1/sqrt(n): ask for what that predicts, but
 	 * no further than the next sample count whose interval moves inward
 	 * by one rank (an outlier at an end is dropped then), within the time
 	 * left */
-	size_t more = 1;
-	if (ci.coverage >= 0.95) {
-		double r = ci.half_pct / (p->precision * 100);
-		double want = ceil((double)ns * r * r);
-		more = want > (double)(2 * ns) ? ns : (size_t)want > ns ? (size_t)want - ns : 1;
-		/* ...but rounds grow by a quarter at least: each costs a wait
-		 * for the device and a sort */
-		size_t k = two_sided_k(ns, 0.95, NULL), gap = 1;
-		while (gap < more && gap < ns / 4 && two_sided_k(ns + gap, 0.95, NULL) == k)
-			gap++;
-		size_t step = gap > ns / 4 ? gap : ns / 4;
-		if (step < more)
-			more = step;
-	}
+	double r = ci.half_pct / (p->precision * 100);
+	double want = ceil((double)ns * r * r);
+	size_t more = want > (double)(2 * ns) ? ns : (size_t)want > ns ? (size_t)want - ns : 1;
+	/* ...but rounds grow by a quarter at least: each costs a wait for the
+	 * device and a sort */
+	size_t k = two_sided_k(ns, 0.95, NULL), gap = 1;
+	while (gap < more && gap < ns / 4 && two_sided_k(ns + gap, 0.95, NULL) == k)
+		gap++;
+	size_t step = gap > ns / 4 ? gap : ns / 4;
+	if (step < more)
+		more = step;
 	if (ci.median > 0) {
 		double left = (p->max_time_s * 1e3 - t->work_ms) / (ci.median * t->batch);
 		if (left < (double)more)

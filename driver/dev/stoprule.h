@@ -11,12 +11,18 @@
  *   precise   the distribution-free 95% confidence interval of the median
  *             (order statistics of the samples, no assumption about their
  *             distribution) is within ±precision of the median;
- *   focus     the one-sided 95% lower bound of the median is above
- *             focus × the sweep's best so far: the configuration cannot be
- *             a leader, and more samples would only sharpen a loser;
+ *   focus     a lower bound of the median is above focus × the sweep's
+ *             best so far: the configuration cannot be a leader, and more
+ *             samples would only sharpen a loser.  From 5 samples the bound
+ *             is one-sided at 95%; from 3 to 4 it is the fastest sample,
+ *             which the median exceeds with probability 1 - 2^-n (87.5%,
+ *             93.75%): a loser is set aside after 3 samples, and its
+ *             interval's coverage says how sure it is;
  *   cap       max_time_s of timed work, or max_samples samples.
  *
- * No decision is taken on fewer than min_samples samples.  Pure functions
+ * No decision is taken on fewer than min_samples samples; where focus
+ * cannot apply (no best yet, or focus off) the first round goes straight to
+ * the 6 samples that can give a 95% interval.  Pure functions
  * of their arguments: tests/unit/test_stoprule.c drives them with
  * synthetic sample streams. */
 #ifndef GS_STOPRULE_H
@@ -32,7 +38,7 @@ struct gs_stop_policy {
 	unsigned max_samples;
 	unsigned max_warmup;  /* runs discarded as warm-up, at most */
 };
-extern const struct gs_stop_policy gs_stop_default; /* 1%, focus 1.25, 2 s, 5..4096 samples */
+extern const struct gs_stop_policy gs_stop_default; /* 1%, focus 1.25, 2 s, 3..4096 samples */
 
 enum gs_stop_reason {
 	GS_STOP_MORE,    /* not yet */

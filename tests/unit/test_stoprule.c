@@ -176,30 +176,41 @@ END_TEST
 START_TEST(test_focus)
 {
 	struct outcome o;
-	/* at least 2.0 against a best of 1.0: surely slower than 1.25x after
-	 * five samples (one-sided 96.9%) */
+	/* at least 2.0 against a best of 1.0: all of three samples above
+	 * 1.25x, so the median is too with probability 1 - 1/8; the interval
+	 * is their range, and says so */
 	drive(slow, &gs_stop_default, 1.0, &o);
 	ck_assert_int_eq(o.reason, GS_STOP_FOCUS);
-	ck_assert_uint_eq(o.samples, 5);
+	ck_assert_uint_eq(o.samples, 3);
+	ck_assert(fabs(o.ci.coverage - 0.75) < 1e-12);
+	ck_assert(o.ci.lo >= 2.0 && o.ci.hi <= 2.5);
 	/* the same stream with focus off is measured to the precision (or cap) */
 	struct gs_stop_policy p = gs_stop_default;
 	p.focus = 0;
 	drive(slow, &p, 1.0, &o);
 	ck_assert_int_ne(o.reason, GS_STOP_FOCUS);
 	ck_assert(o.samples > 5);
-	/* a contender is never cut short: 1.2 < 1.25 x 1.0 */
+	/* a contender is never cut short: 1.0 < 1.25 x 0.9; it gets its 95%
+	 * interval after 3 + 3 samples */
 	drive(steady, &gs_stop_default, 0.9, &o);
 	ck_assert_int_eq(o.reason, GS_STOP_PRECISE);
-	/* no best yet: no focus */
+	ck_assert_uint_eq(o.samples, 6);
+	/* one fast sample among three keeps a loser in: it is timed on until
+	 * a bound clears the line (5 samples, one-sided 95%) or the precision
+	 * is reached */
+	drive(mostly_fast, &gs_stop_default, 0.85, &o);
+	ck_assert_int_ne(o.reason, GS_STOP_FOCUS);
+	/* no best yet: no focus, and no round shorter than six */
 	drive(slow, &gs_stop_default, 0, &o);
 	ck_assert_int_ne(o.reason, GS_STOP_FOCUS);
+	ck_assert(o.samples >= 6);
 }
 END_TEST
 
 START_TEST(test_time_cap)
 {
 	struct outcome o;
-	/* 900 ms runs under a 2 s cap: three samples, not the minimum of five */
+	/* 900 ms runs under a 2 s cap: three samples, not the six of an interval */
 	drive(seconds, &gs_stop_default, 0, &o);
 	ck_assert_int_eq(o.reason, GS_STOP_CAP);
 	ck_assert_uint_eq(o.samples, 3);
