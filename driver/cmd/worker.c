@@ -193,10 +193,18 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_trace("worker: started");
 	int got = gs_frame_recv(0, &f);
 	struct gs_nvrtc *nvrtc = NULL; /* loaded by the setup if it compiles */
-	if (prewarming) {
-		pthread_join(pth, NULL);
-		nvrtc = pw.nvrtc;
-	}
+	/* the driver's start goes on while the setup is read and the inputs
+	 * filled; joined before the device is needed, or before any return */
+#define JOIN_PREWARM()                                \
+	do {                                          \
+		if (prewarming) {                     \
+			pthread_join(pth, NULL);      \
+			nvrtc = pw.nvrtc;             \
+			prewarming = 0;               \
+		}                                     \
+	} while (0)
+	if (got < 0 || f.n < 10 || strcmp(f.s[0], "setup"))
+		JOIN_PREWARM();
 	if (got < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
 		/* a prespawned worker the run did not need ends here, quietly */
 		if (got < 0 && prewarming) {
@@ -210,12 +218,14 @@ int gs_cmd_worker(int argc, char **argv)
 		char msg[256];
 		snprintf(msg, sizeof msg, "protocol %s, this worker speaks %s", f.s[1], GS_PROTO_VERSION);
 		send2("fatal", msg);
+		JOIN_PREWARM();
 		return GS_EXIT_ERRORS;
 	}
 	struct gs_space_opts so = { .emu = atoi(f.s[3]), .t1_grid = t1_grid_from_json(f.s[8]) };
 	uint32_t ns = (uint32_t)strtoul(f.s[9], NULL, 10);
 	if (f.n < 10 + ns) {
 		send2("fatal", "truncated setup");
+		JOIN_PREWARM();
 		return GS_EXIT_ERRORS;
 	}
 	so.sets = (const char *const *)f.s + 10;
@@ -225,6 +235,7 @@ int gs_cmd_worker(int argc, char **argv)
 	uint32_t nfiles = f.n >= k + 2 ? (uint32_t)strtoul(f.s[k + 1], NULL, 10) : 0;
 	if (f.n < k + 2 || nfiles > (f.n - k - 2) / 2 || f.n != k + 2 + 2 * nfiles) {
 		send2("fatal", "truncated setup");
+		JOIN_PREWARM();
 		return GS_EXIT_ERRORS;
 	}
 	struct gs_file_text *given = gs_xcalloc(nfiles + 1, sizeof(*given));
@@ -246,6 +257,7 @@ int gs_cmd_worker(int argc, char **argv)
 		send2("fatal", "the space has errors (run `gsearch check`)");
 		gs_diag_release(&d);
 		gs_space_free(sp);
+		JOIN_PREWARM();
 		return GS_EXIT_ERRORS;
 	}
 	gs_diag_release(&d);
@@ -256,11 +268,12 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_vm vm;
 	gs_vm_init(&vm);
 	int failed;
-	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL, NULL, 0 };
+	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL, NULL, 0, NULL };
 	char *cache = NULL;
 	struct gs_space *real = NULL;
 	if (timing_from_json(f.s[8], &mo.stop, &cache, &mo.sample, err, sizeof err) < 0) {
 		send2("fatal", err);
+		JOIN_PREWARM();
 		return GS_EXIT_ERRORS;
 	}
 	mo.cache_dir = cache;
@@ -279,9 +292,16 @@ int gs_cmd_worker(int argc, char **argv)
 		real = real_sp;
 		mo.real = real;
 	}
+	struct gs_prefill pf = { NULL, 0 };
+	if (prewarming && ops == &gs_dev_cuda && gs_measure_prefill(sp, &pf, err, sizeof err) == 0)
+		mo.prefill = &pf;
+	gs_trace("worker: inputs filled");
+	JOIN_PREWARM();
 	if (env_from_json(sp, f.s[7], env, &a, err, sizeof err) == 0 &&
 	    gs_config_check(sp, env, &vm, &failed, &d) >= 0)
 		m = gs_measure_setup(sp, ops, ordinal, &nvrtc, env, &mo, err, sizeof err);
+	gs_prefill_release(&pf);
+#undef JOIN_PREWARM
 	gs_diag_release(&d);
 	gs_frame_free(&f);
 	if (!m) {
@@ -297,7 +317,11 @@ int gs_cmd_worker(int argc, char **argv)
 		 gs_measure_ref_cached(m) ? "true" : "false");
 	send2("ready", info);
 	int status = GS_EXIT_OK;
+	double waited = 0, tw = gs_now();
+	unsigned long nwait = 0;
 	while (gs_frame_recv(0, &f) == 0) {
+		waited += gs_now() - tw;
+		nwait++;
 		if (f.n < 6 || strcmp(f.s[0], "measure")) {
 			gs_frame_free(&f);
 			status = GS_EXIT_ERRORS;
@@ -330,7 +354,11 @@ int gs_cmd_worker(int argc, char **argv)
 		gs_frame_free(&f);
 		if (wr < 0 || sticky)
 			break; /* a broken context cannot measure again */
+		tw = gs_now();
 	}
+	if (getenv("GSEARCH_PROFILE") && nwait)
+		fprintf(stderr, "gsearch: worker waited %.3f ms per measure for it\n", 1e3 * waited / nwait);
+	gs_trace("worker: input closed");
 	gs_measure_release(m);
 	gs_nvrtc_unload(nvrtc);
 	free(cache);
@@ -339,5 +367,6 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_arena_release(&a);
 	gs_space_free(sp);
 	gs_space_free(real_sp);
+	gs_trace("worker: released");
 	return status;
 }

@@ -20,7 +20,9 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <errno.h>
 #include <pthread.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,7 @@ enum {
 	CUDA_ERROR_NO_DEVICE = 100,
 	CUDA_ERROR_INVALID_DEVICE = 101,
 	CUDA_ERROR_NOT_FOUND = 500,
+	CUDA_ERROR_NOT_SUPPORTED = 801,
 };
 enum {
 	CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1,
@@ -135,7 +138,13 @@ enum {
 	X(EventRecord, "cuEventRecord", NULL, CUresult, (CUevent, CUstream))                       \
 	X(EventSynchronize, "cuEventSynchronize", NULL, CUresult, (CUevent))                       \
 	X(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", CUresult,               \
-	  (float *, CUevent, CUevent))
+	  (float *, CUevent, CUevent))                                                             \
+	X(MemHostAlloc, "cuMemHostAlloc", NULL, CUresult, (void **, size_t, unsigned))              \
+	X(MemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", NULL, CUresult,                 \
+	  (CUdeviceptr *, void *, unsigned))                                                       \
+	X(MemFreeHost, "cuMemFreeHost", NULL, CUresult, (void *))                                  \
+	X(StreamWaitValue32, "cuStreamWaitValue32_v2", "cuStreamWaitValue32", CUresult,            \
+	  (CUstream, CUdeviceptr, unsigned, unsigned))
 
 /* NVML's few declarations (no nvml.h needed): handles are pointers, enums
  * are ints, NVML_SUCCESS is 0. */
@@ -355,6 +364,20 @@ struct gs_dev {
 	size_t nallocs, allocs_cap;
 	const char *last_entry; /* of the newest launch, for asynchronous errors */
 	int broken;             /* a sticky error happened: nothing more will work */
+	/* the gate (cuda_gate): a word of pinned host memory the queue waits on */
+	volatile unsigned *gate_word;
+	CUdeviceptr gate_dev;
+	unsigned gate_seq;
+	int gate_state; /* 0 untried, 1 usable, -1 not on this device */
+	int gate_held;
+	/* the watchdog opens a gate the host left closed for GATE_WATCH_NS:
+	 * where launches block until done (CUDA_LAUNCH_BLOCKING, a profiler
+	 * that serializes them), the first launch behind the gate would wait
+	 * for itself forever */
+	pthread_t gate_thread;
+	pthread_mutex_t gate_mu;
+	pthread_cond_t gate_cv;
+	int gate_watching, gate_quit;
 	char msg[1024];
 	/* NVML */
 	nvmlDevice_t nvml;
@@ -604,6 +627,15 @@ static void cuda_close(struct gs_dev *d)
 		for (size_t i = 0; i < GS_DEV_MARKS; i++)
 			if (d->marks[i])
 				cu.EventDestroy(d->marks[i]);
+		if (d->gate_word) {
+			pthread_mutex_lock(&d->gate_mu);
+			d->gate_quit = 1;
+			d->gate_word[0] = ~0u; /* nothing may wait on it any more */
+			pthread_cond_signal(&d->gate_cv);
+			pthread_mutex_unlock(&d->gate_mu);
+			pthread_join(d->gate_thread, NULL);
+			cu.MemFreeHost((void *)d->gate_word);
+		}
 		cu.CtxSetCurrent(NULL);
 	}
 	while (d->modules) {
@@ -1007,6 +1039,112 @@ static int cuda_marks_read(struct gs_dev *d, unsigned n, double *ms)
 	return 0;
 }
 
+/* A gate the host has not opened after this long is opened here: the host
+ * queues a round's first launches in tens of microseconds. */
+#define GATE_WATCH_NS 2000000L
+
+static void *gate_watch(void *arg)
+{
+	struct gs_dev *d = arg;
+	pthread_mutex_lock(&d->gate_mu);
+	while (!d->gate_quit) {
+		if (!d->gate_watching) {
+			pthread_cond_wait(&d->gate_cv, &d->gate_mu);
+			continue;
+		}
+		unsigned seq = d->gate_seq;
+		struct timespec dl;
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_nsec += GATE_WATCH_NS;
+		if (dl.tv_nsec >= 1000000000L) {
+			dl.tv_sec++;
+			dl.tv_nsec -= 1000000000L;
+		}
+		int r = 0;
+		while (!d->gate_quit && d->gate_watching && d->gate_seq == seq && r != ETIMEDOUT)
+			r = pthread_cond_timedwait(&d->gate_cv, &d->gate_mu, &dl);
+		if (d->gate_watching && d->gate_seq == seq) {
+			__atomic_store_n(d->gate_word, seq, __ATOMIC_RELEASE);
+			d->gate_watching = 0;
+		}
+	}
+	pthread_mutex_unlock(&d->gate_mu);
+	return NULL;
+}
+
+/* The gate holds the device's queue while the host fills it: a timed
+ * sample must not include the microseconds the host takes to submit the
+ * launch after the mark before it, which is what the first sample of a
+ * round measures when the device is idle and takes each command as it
+ * comes.  The queue waits (cuStreamWaitValue32) for a word of pinned host
+ * memory to reach the gate's number; release writes it.  Where the device
+ * cannot wait on host memory the gate is a no-op. */
+static int cuda_gate(struct gs_dev *d, int hold)
+{
+	CUresult r;
+	int rc;
+
+	if (!hold) {
+		if (d->gate_held && d->gate_word) {
+			pthread_mutex_lock(&d->gate_mu);
+			__atomic_store_n(d->gate_word, d->gate_seq, __ATOMIC_RELEASE);
+			d->gate_watching = 0;
+			pthread_mutex_unlock(&d->gate_mu);
+			d->gate_held = 0;
+		}
+		return 0;
+	}
+	if (d->gate_state < 0 || d->gate_held)
+		return 0;
+	if ((rc = enter(d)) < 0)
+		return rc;
+	if (!d->gate_state) {
+		void *p = NULL;
+
+		d->gate_state = -1;
+		/* 2: CU_MEMHOSTALLOC_DEVICEMAP */
+		if (cu.MemHostAlloc(&p, 64, 2) != CUDA_SUCCESS)
+			return 0;
+		if (cu.MemHostGetDevicePointer(&d->gate_dev, p, 0) != CUDA_SUCCESS) {
+			cu.MemFreeHost(p);
+			return 0;
+		}
+		d->gate_word = p;
+		d->gate_word[0] = 0;
+		pthread_mutex_init(&d->gate_mu, NULL);
+		pthread_cond_init(&d->gate_cv, NULL);
+		if (pthread_create(&d->gate_thread, NULL, gate_watch, d) != 0) {
+			pthread_cond_destroy(&d->gate_cv);
+			pthread_mutex_destroy(&d->gate_mu);
+			cu.MemFreeHost(p);
+			d->gate_word = NULL;
+			return 0;
+		}
+		d->gate_state = 1;
+	}
+	pthread_mutex_lock(&d->gate_mu);
+	d->gate_seq++;
+	d->gate_watching = 1;
+	pthread_cond_signal(&d->gate_cv);
+	pthread_mutex_unlock(&d->gate_mu);
+	/* 0: CU_STREAM_WAIT_VALUE_GEQ, which a wrapped-around number would
+	 * not pass; four billion rounds are more than a sweep has */
+	r = cu.StreamWaitValue32(NULL, d->gate_dev, d->gate_seq, 0);
+	if (r != CUDA_SUCCESS) {
+		pthread_mutex_lock(&d->gate_mu);
+		d->gate_watching = 0;
+		pthread_mutex_unlock(&d->gate_mu);
+	}
+	if (r == CUDA_ERROR_NOT_SUPPORTED || r == CUDA_ERROR_INVALID_VALUE) {
+		d->gate_state = -1;
+		return 0;
+	}
+	if (r != CUDA_SUCCESS)
+		return cu_fail(d, r, GS_CUDA_CALL_KERNEL, "cuStreamWaitValue32");
+	d->gate_held = 1;
+	return 0;
+}
+
 /* NVML's energy counter is in millijoules and is refreshed by the driver
  * every few tens of milliseconds, so a run much shorter than that reads
  * too little or nothing: callers sample around runs of 100 ms or more. */
@@ -1052,6 +1190,7 @@ const struct gs_dev_ops gs_dev_cuda = {
 	.count = cuda_count,
 	.open = cuda_open,
 	.close = cuda_close,
+	.gate = cuda_gate,
 	.errmsg = cuda_errmsg,
 	.alloc = cuda_alloc,
 	.upload = cuda_upload,

@@ -129,6 +129,11 @@ struct gs_dev_ops {
 	 * marks 0..n-1, in ms.  NULL on a modeled device. */
 	int (*mark)(struct gs_dev *d, unsigned i);
 	int (*marks_read)(struct gs_dev *d, unsigned n, double *ms);
+	/* hold (1) the device's queue until release (0), so that what is
+	 * queued meanwhile runs back to back; NULL or a no-op where the device
+	 * cannot.  Every hold must be released before a wait (sync, marks_read)
+	 * and within a few dozen launches: the queue the host fills is finite */
+	int (*gate)(struct gs_dev *d, int hold);
 	/* modeled devices: counters of what ran since timer_start (JSON
 	 * object) and the device's own metrics as JSON members ("a":1,"b":2);
 	 * both malloc'd */

@@ -57,6 +57,7 @@ struct gs_measure {
 	uint64_t *real_ptr;
 	/* GSEARCH_PROFILE: where a worker's time goes, printed when it ends */
 	int profile;
+	int no_gate;
 	double prof[8];
 	unsigned long nprof;
 };
@@ -524,6 +525,36 @@ static int refs_from_cache(struct gs_measure *m)
 	return 1;
 }
 
+int gs_measure_prefill(const struct gs_space *sp, struct gs_prefill *pf, char *err, size_t errlen)
+{
+	pf->n = sp->nbuffers;
+	pf->host = gs_xcalloc(sp->nbuffers + 1, sizeof *pf->host);
+	struct gs_value *env = gs_xmalloc((sp->nslots + 1) * sizeof *env);
+	memcpy(env, sp->env0, sp->nslots * sizeof *env);
+	struct gs_vm vm;
+	gs_vm_init(&vm);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
+		size_t bytes = (size_t)sp->buffers[i].n * gs_btype_size(sp->buffers[i].type);
+		pf->host[i] = gs_xcalloc(bytes ? bytes : 1, 1);
+		rc = gs_fill_buffer(sp, &sp->buffers[i], pf->host[i], env, &vm, err, errlen);
+	}
+	gs_vm_release(&vm);
+	free(env);
+	if (rc < 0)
+		gs_prefill_release(pf);
+	return rc < 0 ? -1 : 0;
+}
+
+void gs_prefill_release(struct gs_prefill *pf)
+{
+	for (size_t i = 0; pf->host && i < pf->n; i++)
+		free(pf->host[i]);
+	free(pf->host);
+	pf->host = NULL;
+	pf->n = 0;
+}
+
 struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_dev_ops *ops,
 				    int ordinal, struct gs_nvrtc **nvrtc,
 				    const struct gs_value *ref_env, const struct gs_measure_opts *o,
@@ -534,6 +565,8 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	m->ops = ops;
 	m->o = *o;
 	m->profile = getenv("GSEARCH_PROFILE") != NULL;
+	/* for benchmarks of the gate itself (docs/benchmarks.md) */
+	m->no_gate = getenv("GSEARCH_NO_GATE") != NULL;
 	err[0] = 0;
 	gs_vm_init(&m->vm);
 	m->bufs = gs_xcalloc(sp->nbuffers + 1, sizeof(*m->bufs));
@@ -569,8 +602,14 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		const struct gs_buffer *b = &sp->buffers[i];
 		struct devbuf *d = &m->bufs[i];
 		d->bytes = (size_t)b->n * gs_btype_size(b->type);
-		void *host = gs_xcalloc(d->bytes ? d->bytes : 1, 1);
-		rc = gs_fill_buffer(sp, b, host, env, &m->vm, err, errlen);
+		void *host = NULL;
+		if (o->prefill && i < o->prefill->n && o->prefill->host[i]) {
+			host = o->prefill->host[i];
+			o->prefill->host[i] = NULL;
+		} else {
+			host = gs_xcalloc(d->bytes ? d->bytes : 1, 1);
+			rc = gs_fill_buffer(sp, b, host, env, &m->vm, err, errlen);
+		}
 		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
 			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
 					  ops->errmsg(m->dev));
@@ -830,38 +869,53 @@ static int validate(struct gs_measure *m, struct gs_result *r)
 	return rc;
 }
 
+/* Launches queued behind the gate before it opens: enough for the device to
+ * run on while the host queues the rest.  A sample of more than
+ * GATE_MAX_LAUNCHES is not gated: the driver's queue might fill before the
+ * gate opened, and so long a sample barely feels the first launch's delay. */
+#define GATE_LAUNCHES 16
+#define GATE_MAX_LAUNCHES 256
+
+static int gate(struct gs_measure *m, int hold)
+{
+	return m->ops->gate && !m->no_gate ? m->ops->gate(m->dev, hold) : 0;
+}
+
 /* One round of `n` timed samples of `batch` runs each, back to back: the
- * device is never left waiting for the host between samples.  With
- * --flush-l2 a flush precedes each sample, outside its marks. */
+ * device is never left waiting for the host between samples, nor before
+ * the first (the gate).  With --flush-l2 a flush precedes each sample,
+ * outside its marks. */
 static int sample_round(struct gs_measure *m, struct gs_module *mod, const struct plan *p,
 			size_t n, unsigned batch, double *ms)
 {
 	const struct gs_dev_ops *ops = m->ops;
-	int rc = 0;
-	if (!m->flush_bytes) {
+	int flush = m->flush_bytes > 0;
+	unsigned per = flush ? 2 : 1;
+	size_t queued = 0, per_sample = (size_t)batch * p->n;
+	double *all = flush ? gs_xmalloc(2 * n * sizeof *all) : ms;
+	int rc = per_sample <= GATE_MAX_LAUNCHES ? gate(m, 1) : 0;
+	if (rc == 0 && !flush)
 		rc = ops->mark(m->dev, 0);
-		for (size_t i = 0; rc == 0 && i < n; i++) {
-			for (unsigned b = 0; b < batch && rc == 0; b++)
-				rc = replay(m, mod, p);
-			if (rc == 0)
-				rc = ops->mark(m->dev, (unsigned)i + 1);
-		}
-		return rc < 0 ? rc : ops->marks_read(m->dev, (unsigned)n + 1, ms);
-	}
-	double *all = gs_xmalloc(2 * n * sizeof *all);
 	for (size_t i = 0; rc == 0 && i < n; i++) {
-		if ((rc = ops->copy(m->dev, m->flush[1], m->flush[0], m->flush_bytes)) < 0 ||
-		    (rc = ops->mark(m->dev, 2 * (unsigned)i)) < 0)
+		if (flush && ((rc = ops->copy(m->dev, m->flush[1], m->flush[0], m->flush_bytes)) < 0 ||
+			      (rc = ops->mark(m->dev, 2 * (unsigned)i)) < 0))
 			break;
 		for (unsigned b = 0; b < batch && rc == 0; b++)
 			rc = replay(m, mod, p);
 		if (rc == 0)
-			rc = ops->mark(m->dev, 2 * (unsigned)i + 1);
+			rc = ops->mark(m->dev, flush ? 2 * (unsigned)i + 1 : (unsigned)i + 1);
+		queued += per_sample;
+		if (queued >= GATE_LAUNCHES)
+			gate(m, 0);
 	}
-	if (rc == 0 && (rc = ops->marks_read(m->dev, 2 * (unsigned)n, all)) == 0)
-		for (size_t i = 0; i < n; i++)
+	gate(m, 0); /* before any wait, and on every failure */
+	if (rc == 0)
+		rc = ops->marks_read(m->dev, flush ? per * (unsigned)n : (unsigned)n + 1, all);
+	if (flush) {
+		for (size_t i = 0; rc == 0 && i < n; i++)
 			ms[i] = all[2 * i];
-	free(all);
+		free(all);
+	}
 	return rc;
 }
 
@@ -1084,8 +1138,12 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	if ((rc = reset_buffers(m)) < 0)
 		goto launch_fail;
 	if (marks) {
-		if ((rc = m->ops->mark(m->dev, 0)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
-		    (rc = m->ops->mark(m->dev, 1)) < 0 || (rc = m->ops->marks_read(m->dev, 2, &first_ms)) < 0)
+		if ((rc = p.n <= GATE_MAX_LAUNCHES ? gate(m, 1) : 0) == 0 &&
+		    (rc = m->ops->mark(m->dev, 0)) == 0 &&
+		    (rc = replay(m, mod, &p)) == 0)
+			rc = m->ops->mark(m->dev, 1);
+		gate(m, 0);
+		if (rc < 0 || (rc = m->ops->marks_read(m->dev, 2, &first_ms)) < 0)
 			goto launch_fail;
 	} else if ((rc = m->ops->timer_start(m->dev)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
 		   (rc = m->ops->sync(m->dev)) < 0 || (rc = m->ops->timer_stop(m->dev, &first_ms)) < 0) {

@@ -26,7 +26,22 @@ struct gs_measure_opts {
 	 * executes (NULL, 0: time at the validation size) */
 	const struct gs_space *real;
 	int sample;
+	/* the buffers' host contents, filled ahead (gs_measure_prefill): the
+	 * setup takes them over; NULL: it fills them itself */
+	struct gs_prefill *prefill;
 };
+
+/* A worker fills the space's buffers on the host while its driver and
+ * context still start (hundreds of milliseconds, and a fill of large inputs
+ * can take as long): host[i] for buffer i, NULL where the setup must fill
+ * it itself. */
+struct gs_prefill {
+	void **host;
+	size_t n;
+};
+/* 0, or -1 with a message (the fill's own, positioned) */
+int gs_measure_prefill(const struct gs_space *sp, struct gs_prefill *pf, char *err, size_t errlen);
+void gs_prefill_release(struct gs_prefill *pf);
 
 struct gs_measure;
 
