@@ -67,6 +67,10 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 			      double timeout_s);
 /* End every compile server (their threads must be idle). */
 void gs_isolate_shutdown(void);
+/* Tell every compile server to exit, without waiting: when the last compile
+ * is done, so that their exits overlap the measurements instead of following
+ * them.  A later compile starts a new server. */
+void gs_isolate_release(void);
 /* The child's loop: requests on `in`, responses on `out`, until EOF. */
 int gs_compile_server(struct gs_nvrtc *n, int in, int out);
 

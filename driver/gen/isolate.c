@@ -195,6 +195,8 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 {
 	memset(out, 0, sizeof(*out));
 	char err[256];
+	if (mine && mine->to < 0 && mine->pid > 0)
+		server_close(mine); /* released (gs_isolate_release): collect it, start another */
 	if (!mine || mine->pid < 0) {
 		if (!mine)
 			mine = server_start(err, sizeof err);
@@ -282,8 +284,22 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 	return nvrtc_failed ? -1 : 0;
 }
 
+void gs_isolate_release(void)
+{
+	/* every server sees its end of input now and exits on its own, all at
+	 * once; gs_isolate_shutdown then only collects them */
+	pthread_mutex_lock(&servers_lock);
+	for (size_t i = 0; i < nservers; i++) {
+		if (servers[i]->to >= 0)
+			close(servers[i]->to);
+		servers[i]->to = -1;
+	}
+	pthread_mutex_unlock(&servers_lock);
+}
+
 void gs_isolate_shutdown(void)
 {
+	gs_isolate_release();
 	pthread_mutex_lock(&servers_lock);
 	for (size_t i = 0; i < nservers; i++) {
 		server_close(servers[i]);

@@ -88,3 +88,8 @@ void gs_corder_learn(struct gs_corder *o, const size_t *pos, double seconds)
 			o->by[p][pos[p]].n++;
 		}
 }
+
+unsigned gs_corder_learned(const struct gs_corder *o)
+{
+	return o->n;
+}

@@ -28,5 +28,15 @@ void gs_corder_free(struct gs_corder *o);
 double gs_corder_predict(const struct gs_corder *o, const size_t *pos);
 /* A compile of that configuration's variant took `seconds`. */
 void gs_corder_learn(struct gs_corder *o, const size_t *pos, double seconds);
+/* How many times it has learned. */
+unsigned gs_corder_learned(const struct gs_corder *o);
+
+/* The same model, learned from measured medians instead of compile times,
+ * also orders the measurements (sweep.c): among the configurations
+ * compiled and waiting for a device, the one predicted fastest goes first,
+ * the space's baseline before all.  The sweep's best is then found early,
+ * and the stopping rule's focus (dev/stoprule.h) sets aside the losers
+ * after few samples instead of timing them to full precision while the
+ * best so far is still a poor one. */
 
 #endif

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <signal.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,13 +59,34 @@ struct job {
 	double cost;  /* predicted, when it entered the window */
 };
 
-/* A configuration whose variant is compiled, waiting for a device. */
+/* A configuration whose variant is compiled, waiting for a device.  params
+ * is its JSON, followed in the same allocation by its value indices
+ * (params_new, params_pos): one pointer to pass and free wherever a
+ * configuration goes, and the run-order predictor still finds them. */
 struct ready {
 	int64_t idx;
 	char hash[33];
 	char ident[33];
 	char *params;
 };
+
+static char *params_new(char *json, const size_t *pos, size_t n)
+{
+	size_t len = strlen(json) + 1, at = (len + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t);
+	char *p = gs_xmalloc(at + (n + 1) * sizeof(size_t));
+	memcpy(p, json, len);
+	size_t *dst = (size_t *)(void *)(p + at);
+	dst[0] = n;
+	memcpy(dst + 1, pos, n * sizeof(size_t));
+	free(json);
+	return p;
+}
+
+static const size_t *params_pos(const char *params)
+{
+	size_t len = strlen(params) + 1, at = (len + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t);
+	return (const size_t *)(const void *)(params + at) + 1;
+}
 
 enum wstate { W_STARTING, W_IDLE, W_BUSY, W_CLOSING, W_DEAD };
 
@@ -110,12 +132,15 @@ struct pipeline {
 	size_t njobs, inflight, threads;
 	struct job *window;   /* variants waiting for a compile thread */
 	size_t nwindow, capwindow;
-	struct gs_corder *order;
+	struct gs_corder *order;  /* compiles: longest first */
+	struct gs_corder *rorder; /* measurements: fastest first */
+	char *baseline_json;      /* the baseline's params, measured first; NULL: none */
 	struct ready *rq;
 	size_t rq_head, rq_n, rq_cap, rq_max;
 	struct worker *workers;
 	size_t nworkers;
 	int stop, failed, closing, second_int;
+	int compiles_released; /* the compile servers were told to exit */
 	uv_signal_t sig, sigterm, sighup;
 	uv_timer_t progress;
 	uv_timer_t times;               /* adds the times spent so far to the store */
@@ -128,6 +153,12 @@ struct pipeline {
 };
 
 static void finish_if_done(struct pipeline *pl);
+
+/* GSEARCH_PROFILE: where the supervisor's own time goes (util.h gs_trace) */
+static struct {
+	double compiled_s, result_s;
+	unsigned long compiled, results;
+} sprof;
 static void pump(struct pipeline *pl);
 static void start_compiles(struct pipeline *pl);
 static void dispatch(struct pipeline *pl);
@@ -317,11 +348,21 @@ static char *entries_json(const struct gs_built *b, const struct gs_variant *v)
 	return s;
 }
 
+static void after_cb_body(uv_work_t *req);
+
 static void after_cb(uv_work_t *req, int status)
+{
+	(void)status;
+	double t = gs_now();
+	after_cb_body(req);
+	sprof.compiled_s += gs_now() - t;
+	sprof.compiled++;
+}
+
+static void after_cb_body(uv_work_t *req)
 {
 	struct job *j = req->data;
 	struct pipeline *pl = j->pl;
-	(void)status;
 	pl->inflight--;
 	pl->stats->compile_busy_s += j->b.out.seconds;
 	if (!j->b.nvrtc_failed && j->b.out.seconds > 0)
@@ -399,8 +440,11 @@ static void after_cb(uv_work_t *req, int status)
 	j->active = 0;
 	dispatch(pl);
 	pump(pl);
-	if (pl->enum_done && !pl->nwindow && !pl->inflight)
+	if (pl->enum_done && !pl->nwindow && !pl->inflight && !pl->compiles_released) {
 		gs_trace("sweep: compiles done");
+		gs_isolate_release();
+		pl->compiles_released = 1;
+	}
 	finish_if_done(pl);
 }
 
@@ -531,7 +575,7 @@ static void pump(struct pipeline *pl)
 		}
 		struct gs_buf pj = GS_BUF_INIT;
 		gs_config_json(pl->sp, pl->e.env, &pj);
-		char *params = gs_buf_detach(&pj);
+		char *params = params_new(gs_buf_detach(&pj), pl->e.pos, pl->sp->nparams);
 		int found;
 		char status[16];
 		if (gs_store_variant_find(pl->st, v.hash, &found, status) < 0) {
@@ -549,8 +593,13 @@ static void pump(struct pipeline *pl)
 			tx_count(pl, &in_tx, &ops);
 			continue;
 		}
+		/* the baseline is compiled and measured first: the sweep's best
+		 * so far starts from a human's pick, not from the first index */
+		int is_base = pl->baseline_json && !strcmp(params, pl->baseline_json);
 		struct job *j = find_job(pl, v.hash);
 		if (j) {
+			if (is_base)
+				j->cost = INFINITY;
 			add_waiter(j, idx, ident, params);
 			gs_variant_release(&v);
 			continue;
@@ -561,7 +610,7 @@ static void pump(struct pipeline *pl)
 		j->v = v;
 		j->pos = gs_xmalloc((pl->sp->nparams + 1) * sizeof(*j->pos));
 		memcpy(j->pos, pl->e.pos, pl->sp->nparams * sizeof(*j->pos));
-		j->cost = gs_corder_predict(pl->order, j->pos);
+		j->cost = is_base ? INFINITY : gs_corder_predict(pl->order, j->pos);
 		add_waiter(j, idx, ident, params);
 	}
 	if (in_tx)
@@ -699,6 +748,8 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 		gs_trace("sweep: first result");
 	if (!strcmp(status, "ok") && r.time_ms > 0 && (pl->best_ms <= 0 || r.time_ms < pl->best_ms))
 		pl->best_ms = r.time_ms;
+	if (!strcmp(status, "ok") && r.time_ms > 0 && w->cur.params)
+		gs_corder_learn(pl->rorder, params_pos(w->cur.params), r.time_ms);
 	if (tx(pl, 1) == 0) {
 		if (gs_store_result_put(pl->st, &r) < 0)
 			store_err(pl, "cannot store a result");
@@ -713,7 +764,17 @@ static int record(struct pipeline *pl, struct worker *w, const char *json)
 	return sticky;
 }
 
+static void on_frame_body(struct worker *w, struct gs_frame *f);
+
 static void on_frame(struct worker *w, struct gs_frame *f)
+{
+	double t = gs_now();
+	on_frame_body(w, f);
+	sprof.result_s += gs_now() - t;
+	sprof.results++;
+}
+
+static void on_frame_body(struct worker *w, struct gs_frame *f)
 {
 	struct pipeline *pl = w->pl;
 	if (f->n >= 2 && !strcmp(f->s[0], "ready") && w->state == W_STARTING) {
@@ -1073,15 +1134,43 @@ static void begin(struct worker *w)
 /* Each worker gets a configuration to measure and one more to read when it
  * is done: the supervisor's store writes and cubin reads then happen while
  * the device works. */
+static size_t rq_pick(const struct pipeline *pl)
+{
+	size_t pick = 0;
+	double lowest = 0;
+	int learned = gs_corder_learned(pl->rorder) >= 2;
+	for (size_t i = 0; i < pl->rq_n; i++) {
+		const struct ready *r = &pl->rq[(pl->rq_head + i) % pl->rq_cap];
+		if (pl->baseline_json && !strcmp(r->params, pl->baseline_json))
+			return i;
+		if (!learned)
+			continue;
+		double t = gs_corder_predict(pl->rorder, params_pos(r->params));
+		if (i == 0 || t < lowest)
+			pick = i, lowest = t;
+	}
+	return pick;
+}
+
+/* The ready configuration to measure next (rq_pick), out of the queue. */
+static struct ready rq_take(struct pipeline *pl)
+{
+	size_t i = rq_pick(pl);
+	struct ready *head = &pl->rq[pl->rq_head], *at = &pl->rq[(pl->rq_head + i) % pl->rq_cap];
+	struct ready r = *at;
+	*at = *head;
+	pl->rq_head = (pl->rq_head + 1) % pl->rq_cap;
+	pl->rq_n--;
+	return r;
+}
+
 static void dispatch(struct pipeline *pl)
 {
 	for (size_t i = 0; i < pl->nworkers && !pl->stop; i++) {
 		struct worker *w = &pl->workers[i];
 		while (pl->rq_n && !pl->stop &&
 		       (w->state == W_IDLE || (w->state == W_BUSY && !w->has_next))) {
-			struct ready r = pl->rq[pl->rq_head];
-			pl->rq_head = (pl->rq_head + 1) % pl->rq_cap;
-			pl->rq_n--;
+			struct ready r = rq_take(pl);
 			if (send_measure(pl, w, &r) < 0)
 				return;
 			if (w->state == W_IDLE) {
@@ -1284,6 +1373,7 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	pl.njobs = 2 * (size_t)jobs; /* a finished compile is stored while the next runs */
 	pl.jobs = gs_xcalloc(pl.njobs, sizeof(*pl.jobs));
 	pl.order = gs_corder_new(sp);
+	pl.rorder = gs_corder_new(sp);
 	/* compiles run ahead of the devices (while a worker's context starts,
 	 * say) as far as this; a queued configuration is a few hundred bytes */
 	pl.rq_max = 256 * o->ngpus + 256;
@@ -1313,6 +1403,8 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 		}
 		if (b.len)
 			snprintf(pl.ref_params, sizeof pl.ref_params, "%s", gs_buf_str(&b));
+		if (b.len && sp->baseline)
+			pl.baseline_json = gs_xstrdup(gs_buf_str(&b));
 		gs_buf_release(&b);
 	}
 	struct gs_ident_opts io = { .device = o->device_ident, .stop = o->stop,
@@ -1368,8 +1460,14 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	}
 	finish_if_done(&pl);
 	uv_run(&pl.loop, UV_RUN_DEFAULT);
+	gs_trace("sweep: loop over");
 	uv_loop_close(&pl.loop);
 	gs_isolate_shutdown();
+	if (getenv("GSEARCH_PROFILE"))
+		fprintf(stderr, "gsearch: supervisor profile: %lu compiles stored, %.3f ms each; "
+			"%lu results handled, %.3f ms each\n", sprof.compiled,
+			sprof.compiled ? 1e3 * sprof.compiled_s / sprof.compiled : 0, sprof.results,
+			sprof.results ? 1e3 * sprof.result_s / sprof.results : 0);
 	gs_ident_free(pl.ident);
 	if (o->progress == 2)
 		fputc('\n', stderr);
@@ -1392,6 +1490,8 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	}
 	free(pl.window);
 	gs_corder_free(pl.order);
+	gs_corder_free(pl.rorder);
+	free(pl.baseline_json);
 	free(pl.rq);
 	free(pl.workers);
 	free(pl.done_bits);
