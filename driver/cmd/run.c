@@ -441,6 +441,7 @@ static void *load_nvrtc(void *arg)
 {
 	struct nvrtc_load *l = arg;
 	l->rc = gs_nvrtc_load(&l->n, l->err, sizeof l->err);
+	gs_trace("run: NVRTC loaded");
 	return NULL;
 }
 
@@ -482,7 +483,9 @@ int gs_cmd_run(int argc, char **argv)
 	int nthreaded = !o.dry && pthread_create(&nth, NULL, load_nvrtc, &nl) == 0;
 	if (!o.dry && !nthreaded)
 		load_nvrtc(&nl);
-	if (resolve_devices(&o, &dv) < 0) {
+	int resolved = resolve_devices(&o, &dv);
+	gs_trace("run: devices known");
+	if (resolved < 0) {
 		gs_prespawn_cancel(&pre);
 		if (nthreaded)
 			pthread_join(nth, NULL);
@@ -801,6 +804,7 @@ out:
 	gs_nvrtc_unload(nvrtc);
 	gs_enum_release(&e);
 	gs_store_close(st);
+	gs_trace("run: store closed");
 	gs_store_unlock(&lock); /* after the last write */
 	free(dbpath);
 	gs_buf_release(&problems);

@@ -15,12 +15,17 @@
 #   2. The first sweep's optimum alone, under Nsight Compute: storecmp.py pin
 #      writes a copy of SPACE with one configuration (a `require` for it), and
 #      a third gsearch run measures it into a fresh store inside
-#        ncu --clock-control none --target-processes all
+#        ncu --clock-control none --cache-control none --target-processes all
 #            --metrics gpu__time_duration.sum -k regex:^(LAUNCHED)$ -c $NCU_LAUNCHES
 #      where LAUNCHED are the kernels of SPACE's `launch` statements (the
 #      reference is not profiled).  --clock-control none leaves the clocks as
 #      gsearch's own sweeps had them: ncu's default (base) locks them to the
-#      base clock, and its times would not be comparable.  ncu serializes and
+#      base clock, and its times would not be comparable.  --cache-control
+#      none likewise leaves the L2 as gsearch's timed runs find it (warm, the
+#      previous run's data): ncu's default flushes it before every profiled
+#      launch, which slows a kernel whose data fit the L2 (matmul at
+#      N=1024: 12 MB against 50 MB) by a few percent; gsearch's --flush-l2
+#      is the match for that default.  ncu serializes and
 #      profiles the first NCU_LAUNCHES (default 40) launches: the validation
 #      run, warm-up and timed runs; the rest run unprofiled.
 #      -> NCU space=NAME gsearch_ms=X ncu_ms=Y diff=Z%
@@ -83,7 +88,7 @@ if ! command -v "$ncu" >/dev/null; then
 fi
 python3 "$here/storecmp.py" pin "$space" "$work/sweep1.db" "$work/pinned.space" || exit 1
 # --timeout: profiled launches are much slower than the space's own timeout allows for
-"$ncu" --clock-control none --target-processes all --metrics gpu__time_duration.sum \
+"$ncu" --clock-control none --cache-control none --target-processes all --metrics gpu__time_duration.sum \
 	--print-units base --csv --log-file "$work/ncu.csv" -k "regex:^($kernels)\$" -c "$launches" \
 	"$gsearch" run --quiet --timeout 300 --db "$work/ncu.db" "${opts[@]}" "$work/pinned.space" \
 	>"$work/ncu-run.log" 2>&1
