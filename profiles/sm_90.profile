@@ -49,6 +49,8 @@ launch_overhead_us = 3.7     # [H100] an empty kernel back to back (3.57 to 3.7)
 # the interval model (driver/dev/emu/interval.c)
 subpartitions = 4            # [PG] 4 schedulers per SM
 issue_per_sub = 1            # [PG] one warp instruction per scheduler and clock
+int_fma_lanes = 64           # [PG] integer multiply-add, 64 a clock on the FMA pipe, which
+                             # ptxas also uses for moves, shifts and adds (pipes.c)
 lat.int = 4.4                # [H100] dependent IMAD
 lat.fp32 = 4.4               # [H100] dependent FFMA
 lat.fp64 = 8.2               # [H100] dependent DFMA

@@ -288,6 +288,41 @@ START_TEST(test_interval_loaded_latency)
 }
 END_TEST
 
-GS_TEST_MAIN(test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+/* Integer work on two pipes (pipes.c), with a profile's own figures so that
+ * the cycles are known by hand: 64 integer ALU lanes (issue.int 0.5), 128
+ * fp32 lanes (issue.fp32 0.25), 64 integer lanes lent by the FMA pipe. */
+START_TEST(test_pipes_int_on_fma)
+{
+	struct gs_emu_profile p = { 0 };
+	p.issue_cycles[GS_EMU_INT] = 0.5;
+	p.issue_cycles[GS_EMU_FP32] = 0.25;
+	p.issue_cycles[GS_EMU_SFU] = 2;
+	double inst[GS_EMU_NCLASS] = { 0 };
+	int pipe = -1;
+	/* 1,000 integer instructions alone: 500 cycles on the ALU, 250 on both */
+	inst[GS_EMU_INT] = 1000;
+	ck_assert_double_eq_tol(gs_emu_pipe_cycles(&p, inst, &pipe), 500, 1e-9);
+	ck_assert_int_eq(pipe, GS_EMU_INT);
+	p.int_fma_lanes = 64;
+	ck_assert_double_eq_tol(gs_emu_pipe_cycles(&p, inst, &pipe), 250, 1e-9);
+	ck_assert_int_eq(pipe, GS_EMU_INT);
+	/* with 1,000 fp32 besides, all 192 lanes share 2,000 instructions:
+	 * 32 x 2000 / 192 cycles, more than either alone (250) */
+	inst[GS_EMU_FP32] = 1000;
+	ck_assert_double_eq_tol(gs_emu_pipe_cycles(&p, inst, &pipe), 32.0 * 2000 / 192, 1e-9);
+	/* fp32 alone keeps its own bound: 4,000 of them take 1,000 cycles, and
+	 * 100 integer ones fit on the ALU beside them */
+	inst[GS_EMU_INT] = 100;
+	inst[GS_EMU_FP32] = 4000;
+	ck_assert_double_eq_tol(gs_emu_pipe_cycles(&p, inst, &pipe), 1000, 1e-9);
+	ck_assert_int_eq(pipe, GS_EMU_FP32);
+	/* another class's pipe still binds on its own */
+	inst[GS_EMU_SFU] = 1000;
+	ck_assert_double_eq_tol(gs_emu_pipe_cycles(&p, inst, &pipe), 2000, 1e-9);
+	ck_assert_int_eq(pipe, GS_EMU_SFU);
+}
+END_TEST
+
+GS_TEST_MAIN(test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -19,7 +19,7 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-2"
+#define GS_EMU_MODEL_REV "interval-3"
 
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
@@ -76,6 +76,7 @@ struct gs_emu_profile {
 	/* the interval model (interval.c says how each is used) */
 	int subpartitions;       /* warp schedulers per SM */
 	double issue_per_sub;    /* warp instructions a scheduler issues per clock */
+	double int_fma_lanes;    /* integer lanes per SM the FMA pipe lends (pipes.c); 0: none */
 	double lat[8];           /* dependent-issue latency per class; lat[GS_EMU_MEM] unused */
 	double lat_smem, lat_l1, lat_l2; /* load-to-use: shared, L1 hit, L2 hit */
 	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
@@ -273,6 +274,13 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
  * no more than hold the profile's sample_warps warps. */
 enum { GS_EMU_SAMPLE_MIN = 8 };
 size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned block_threads);
+
+/* The cycles an SM's pipes take for warp instructions of each class: the
+ * busiest pipe, integer work spread over the ALU and the FMA pipe where the
+ * profile says so (pipes.c).  *pipe, where not NULL, is the class that
+ * bound it. */
+double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_EMU_NCLASS],
+			  int *pipe);
 
 /* The interval model's time for one launch (interval.c), from the sampled
  * blocks' observations.  out->ms includes the launch overhead. */

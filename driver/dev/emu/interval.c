@@ -6,8 +6,9 @@
  * The sample's figures are averaged per block of the grid (each sampled
  * block weighted by the blocks it stands for).  Then, in SM cycles:
  *
- *   issue   one block's instructions on the SM's pipes, the busiest pipe:
- *           max over classes of warp instructions x issue.CLASS [PG], and
+ *   issue   one block's instructions on the SM's pipes, the busiest pipe
+ *           (pipes.c: warp instructions x issue.CLASS [PG], integer work
+ *           shared with the FMA pipe where the profile says so), and
  *           all of them over subpartitions x issue_per_sub schedulers;
  *   smem    shared-memory wavefronts, one per clock: warp accesses plus
  *           bank-conflict replays [PG];
@@ -81,16 +82,12 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		}
 	}
 	/* per block of the grid */
-	double issue = 0;
 	int pipe = 0;
 	for (int c = 0; c < GS_EMU_NCLASS; c++) {
 		inst[c] /= wsum;
 		all += inst[c];
-		if (inst[c] * p->issue_cycles[c] > issue) {
-			issue = inst[c] * p->issue_cycles[c];
-			pipe = c;
-		}
 	}
+	double issue = gs_emu_pipe_cycles(p, inst, &pipe);
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
 	smem /= wsum;
 	exposed /= wsum;

@@ -139,12 +139,9 @@ void gs_x_probe_begin(struct gs_xctx *x)
 static void interval_end(struct gs_xprobe *p, double t)
 {
 	const struct gs_emu_profile *pf = p->p;
-	double all = 0, thr = 0;
-	for (int c = 0; c < GS_EMU_NCLASS; c++) {
+	double all = 0, thr = gs_emu_pipe_cycles(pf, p->iv_inst, NULL);
+	for (int c = 0; c < GS_EMU_NCLASS; c++)
 		all += p->iv_inst[c];
-		if (p->iv_inst[c] * pf->issue_cycles[c] > thr)
-			thr = p->iv_inst[c] * pf->issue_cycles[c];
-	}
 	double sched = all / (pf->subpartitions * pf->issue_per_sub);
 	double l1 = p->iv_sectors * 32 / pf->l1_bw;
 	thr = thr > sched ? thr : sched;

@@ -75,6 +75,7 @@ static const struct field {
 	{ "launch_overhead_us", F_DBL, OFF(launch_overhead_us), 0, 1 },
 	{ "subpartitions", F_INT, OFF(subpartitions), 0, 0 },
 	{ "issue_per_sub", F_DBL, OFF(issue_per_sub), 0, 0 },
+	{ "int_fma_lanes", F_DBL, OFF(int_fma_lanes), 0, 0 },
 	{ "lat.int", F_DBL, OFF(lat[GS_EMU_INT]), 0, 0 },
 	{ "lat.fp32", F_DBL, OFF(lat[GS_EMU_FP32]), 0, 0 },
 	{ "lat.fp64", F_DBL, OFF(lat[GS_EMU_FP64]), 0, 0 },
