@@ -158,6 +158,19 @@ static size_t n_for_95(void)
 	return n;
 }
 
+/* more samples of sample_ms each, cut to the timed work and the samples
+ * the caps leave (at least one: the cap itself then ends it) */
+static size_t within_caps(const struct gs_timing *t, const struct gs_stop_policy *p,
+			  double sample_ms, size_t ns, size_t more)
+{
+	if (sample_ms > 0) {
+		double left = (p->max_time_s * 1e3 - t->work_ms) / sample_ms;
+		if (left < (double)more)
+			more = left >= 1 ? (size_t)left : 1;
+	}
+	return more > p->max_samples - ns ? p->max_samples - ns : more;
+}
+
 /* Warm-up ends at the first run that the next one does not undercut by
  * more than the precision asked: a fall smaller than that is noise. */
 static void settle_warmup(struct gs_timing *t, const struct gs_stop_policy *p)
@@ -192,13 +205,7 @@ size_t gs_timing_next(struct gs_timing *t, const struct gs_stop_policy *p, doubl
 		size_t more = ns < floor_n ? floor_n - ns : 1;
 		more += !t->warm_done && ns + more < 2;
 		/* a run of seconds: the cap comes before the minimum */
-		double last = t->runs[t->n - 1] * t->batch;
-		if (last > 0 && more > 1) {
-			double left = (p->max_time_s * 1e3 - t->work_ms) / last;
-			if (left < (double)more)
-				more = left >= 1 ? (size_t)left : 1;
-		}
-		return more;
+		return within_caps(t, p, t->runs[t->n - 1] * t->batch, ns, more);
 	}
 	struct gs_median_ci ci;
 	gs_median_ci(s, ns, 0.95, &ci);
@@ -224,13 +231,7 @@ size_t gs_timing_next(struct gs_timing *t, const struct gs_stop_policy *p, doubl
 	}
 	if (ci.coverage < 0.95) {
 		/* no 95% interval yet: straight to the fewest samples that have one */
-		size_t more = n_for_95() > ns ? n_for_95() - ns : 1;
-		if (ci.median > 0) {
-			double left = (p->max_time_s * 1e3 - t->work_ms) / (ci.median * t->batch);
-			if (left < (double)more)
-				more = left >= 1 ? (size_t)left : 1;
-		}
-		return more > p->max_samples - ns ? p->max_samples - ns : more;
+		return within_caps(t, p, ci.median * t->batch, ns, n_for_95() > ns ? n_for_95() - ns : 1);
 	}
 	/* the interval narrows as 1/sqrt(n): ask for what that predicts, but
 	 * no further than the next sample count whose interval moves inward
@@ -247,14 +248,7 @@ size_t gs_timing_next(struct gs_timing *t, const struct gs_stop_policy *p, doubl
 	size_t step = gap > ns / 4 ? gap : ns / 4;
 	if (step < more)
 		more = step;
-	if (ci.median > 0) {
-		double left = (p->max_time_s * 1e3 - t->work_ms) / (ci.median * t->batch);
-		if (left < (double)more)
-			more = left >= 1 ? (size_t)left : 1;
-	}
-	if (more > p->max_samples - ns)
-		more = p->max_samples - ns;
-	return more;
+	return within_caps(t, p, ci.median * t->batch, ns, more);
 }
 
 unsigned gs_timing_batch(double run_ms, double precision, double tick_ms)

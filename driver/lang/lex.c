@@ -122,15 +122,11 @@ static int is_ident(int c)
 	return is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
+/* above any base: a non-digit ends a number whatever its base */
 static int digit_value(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
+	int v = gs_hex_digit(c);
+	return v < 0 ? 99 : v;
 }
 
 static void lex_number(struct gs_lexer *lx, struct gs_token *t)
