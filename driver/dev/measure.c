@@ -525,6 +525,17 @@ static int refs_from_cache(struct gs_measure *m)
 	return 1;
 }
 
+/* Buffer b's contents on the host, malloc'd (*rc < 0 with a message when its
+ * fill fails). */
+static void *host_fill(const struct gs_space *sp, const struct gs_buffer *b, struct gs_value *env,
+		       struct gs_vm *vm, int *rc, char *err, size_t errlen)
+{
+	size_t bytes = (size_t)b->n * gs_btype_size(b->type);
+	void *host = gs_xcalloc(bytes ? bytes : 1, 1);
+	*rc = gs_fill_buffer(sp, b, host, env, vm, err, errlen);
+	return host;
+}
+
 int gs_measure_prefill(const struct gs_space *sp, struct gs_prefill *pf, char *err, size_t errlen)
 {
 	pf->n = sp->nbuffers;
@@ -534,11 +545,8 @@ int gs_measure_prefill(const struct gs_space *sp, struct gs_prefill *pf, char *e
 	struct gs_vm vm;
 	gs_vm_init(&vm);
 	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
-		size_t bytes = (size_t)sp->buffers[i].n * gs_btype_size(sp->buffers[i].type);
-		pf->host[i] = gs_xcalloc(bytes ? bytes : 1, 1);
-		rc = gs_fill_buffer(sp, &sp->buffers[i], pf->host[i], env, &vm, err, errlen);
-	}
+	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++)
+		pf->host[i] = host_fill(sp, &sp->buffers[i], env, &vm, &rc, err, errlen);
 	gs_vm_release(&vm);
 	free(env);
 	if (rc < 0)
@@ -602,13 +610,12 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		const struct gs_buffer *b = &sp->buffers[i];
 		struct devbuf *d = &m->bufs[i];
 		d->bytes = (size_t)b->n * gs_btype_size(b->type);
-		void *host = NULL;
+		void *host;
 		if (o->prefill && i < o->prefill->n && o->prefill->host[i]) {
 			host = o->prefill->host[i];
 			o->prefill->host[i] = NULL;
 		} else {
-			host = gs_xcalloc(d->bytes ? d->bytes : 1, 1);
-			rc = gs_fill_buffer(sp, b, host, env, &m->vm, err, errlen);
+			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
 		}
 		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
 			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
@@ -883,14 +890,12 @@ static int gate(struct gs_measure *m, int hold)
 
 /* One round of `n` timed samples of `batch` runs each, back to back: the
  * device is never left waiting for the host between samples, nor before
- * the first (the gate).  With --flush-l2 a flush precedes each sample,
- * outside its marks. */
+ * the first (the gate).  With flush (--flush-l2, not for the validation
+ * run) a flush precedes each sample, outside its marks. */
 static int sample_round(struct gs_measure *m, struct gs_module *mod, const struct plan *p,
-			size_t n, unsigned batch, double *ms)
+			size_t n, unsigned batch, int flush, double *ms)
 {
 	const struct gs_dev_ops *ops = m->ops;
-	int flush = m->flush_bytes > 0;
-	unsigned per = flush ? 2 : 1;
 	size_t queued = 0, per_sample = (size_t)batch * p->n;
 	double *all = flush ? gs_xmalloc(2 * n * sizeof *all) : ms;
 	int rc = per_sample <= GATE_MAX_LAUNCHES ? gate(m, 1) : 0;
@@ -910,7 +915,7 @@ static int sample_round(struct gs_measure *m, struct gs_module *mod, const struc
 	}
 	gate(m, 0); /* before any wait, and on every failure */
 	if (rc == 0)
-		rc = ops->marks_read(m->dev, flush ? per * (unsigned)n : (unsigned)n + 1, all);
+		rc = ops->marks_read(m->dev, flush ? 2 * (unsigned)n : (unsigned)n + 1, all);
 	if (flush) {
 		for (size_t i = 0; rc == 0 && i < n; i++)
 			ms[i] = all[2 * i];
@@ -945,7 +950,7 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
 	while ((more = gs_timing_next(&t, pol, best_ms)) > 0) {
 		if (more > round_max)
 			more = round_max;
-		if ((rc = sample_round(m, mod, p, more, batch, ms)) < 0)
+		if ((rc = sample_round(m, mod, p, more, batch, m->flush_bytes > 0, ms)) < 0)
 			break;
 		for (size_t i = 0; i < more; i++)
 			gs_timing_add(&t, ms[i] / batch);
@@ -1138,12 +1143,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	if ((rc = reset_buffers(m)) < 0)
 		goto launch_fail;
 	if (marks) {
-		if ((rc = p.n <= GATE_MAX_LAUNCHES ? gate(m, 1) : 0) == 0 &&
-		    (rc = m->ops->mark(m->dev, 0)) == 0 &&
-		    (rc = replay(m, mod, &p)) == 0)
-			rc = m->ops->mark(m->dev, 1);
-		gate(m, 0);
-		if (rc < 0 || (rc = m->ops->marks_read(m->dev, 2, &first_ms)) < 0)
+		if ((rc = sample_round(m, mod, &p, 1, 1, 0, &first_ms)) < 0)
 			goto launch_fail;
 	} else if ((rc = m->ops->timer_start(m->dev)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
 		   (rc = m->ops->sync(m->dev)) < 0 || (rc = m->ops->timer_stop(m->dev, &first_ms)) < 0) {
