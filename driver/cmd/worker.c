@@ -164,7 +164,20 @@ static char *result_json(const struct gs_result *r)
 struct prewarm {
 	int ordinal;
 	struct gs_nvrtc *nvrtc;
+	pthread_t th;
+	int running;
 };
+
+/* The driver's start goes on while the setup is read and the inputs filled:
+ * joined before the device is needed, or before any return. */
+static void prewarm_join(struct prewarm *p, struct gs_nvrtc **nvrtc)
+{
+	if (p->running) {
+		pthread_join(p->th, NULL);
+		p->running = 0;
+		*nvrtc = p->nvrtc;
+	}
+}
 
 static void *prewarm(void *arg)
 {
@@ -181,33 +194,21 @@ int gs_cmd_worker(int argc, char **argv)
 {
 	if (gs_die_with_parent() < 0)
 		return GS_EXIT_ERRORS;
-	struct prewarm pw = { -1, NULL };
-	pthread_t pth;
-	int prewarming = 0;
+	struct prewarm pw = { .ordinal = -1 };
 	if (argc >= 3 && !strcmp(argv[1], "--prewarm")) {
 		pw.ordinal = atoi(argv[2]);
-		prewarming = pthread_create(&pth, NULL, prewarm, &pw) == 0;
+		pw.running = pthread_create(&pw.th, NULL, prewarm, &pw) == 0;
 	}
+	int prewarmed = pw.running;
 	struct gs_frame f;
 	double t0 = gs_now();
 	gs_trace("worker: started");
 	int got = gs_frame_recv(0, &f);
 	struct gs_nvrtc *nvrtc = NULL; /* loaded by the setup if it compiles */
-	/* the driver's start goes on while the setup is read and the inputs
-	 * filled; joined before the device is needed, or before any return */
-#define JOIN_PREWARM()                                \
-	do {                                          \
-		if (prewarming) {                     \
-			pthread_join(pth, NULL);      \
-			nvrtc = pw.nvrtc;             \
-			prewarming = 0;               \
-		}                                     \
-	} while (0)
-	if (got < 0 || f.n < 10 || strcmp(f.s[0], "setup"))
-		JOIN_PREWARM();
 	if (got < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
+		prewarm_join(&pw, &nvrtc);
 		/* a prespawned worker the run did not need ends here, quietly */
-		if (got < 0 && prewarming) {
+		if (got < 0 && prewarmed) {
 			gs_nvrtc_unload(nvrtc);
 			return GS_EXIT_OK;
 		}
@@ -218,15 +219,13 @@ int gs_cmd_worker(int argc, char **argv)
 		char msg[256];
 		snprintf(msg, sizeof msg, "protocol %s, this worker speaks %s", f.s[1], GS_PROTO_VERSION);
 		send2("fatal", msg);
-		JOIN_PREWARM();
-		return GS_EXIT_ERRORS;
+		goto refuse;
 	}
 	struct gs_space_opts so = { .emu = atoi(f.s[3]), .t1_grid = t1_grid_from_json(f.s[8]) };
 	uint32_t ns = (uint32_t)strtoul(f.s[9], NULL, 10);
 	if (f.n < 10 + ns) {
 		send2("fatal", "truncated setup");
-		JOIN_PREWARM();
-		return GS_EXIT_ERRORS;
+		goto refuse;
 	}
 	so.sets = (const char *const *)f.s + 10;
 	so.nsets = ns;
@@ -235,8 +234,7 @@ int gs_cmd_worker(int argc, char **argv)
 	uint32_t nfiles = f.n >= k + 2 ? (uint32_t)strtoul(f.s[k + 1], NULL, 10) : 0;
 	if (f.n < k + 2 || nfiles > (f.n - k - 2) / 2 || f.n != k + 2 + 2 * nfiles) {
 		send2("fatal", "truncated setup");
-		JOIN_PREWARM();
-		return GS_EXIT_ERRORS;
+		goto refuse;
 	}
 	struct gs_file_text *given = gs_xcalloc(nfiles + 1, sizeof(*given));
 	for (uint32_t i = 0; i < nfiles; i++)
@@ -257,8 +255,7 @@ int gs_cmd_worker(int argc, char **argv)
 		send2("fatal", "the space has errors (run `gsearch check`)");
 		gs_diag_release(&d);
 		gs_space_free(sp);
-		JOIN_PREWARM();
-		return GS_EXIT_ERRORS;
+		goto refuse;
 	}
 	gs_diag_release(&d);
 	char err[2048] = "";
@@ -273,8 +270,7 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_space *real = NULL;
 	if (timing_from_json(f.s[8], &mo.stop, &cache, &mo.sample, err, sizeof err) < 0) {
 		send2("fatal", err);
-		JOIN_PREWARM();
-		return GS_EXIT_ERRORS;
+		goto refuse;
 	}
 	mo.cache_dir = cache;
 	struct gs_measure *m = NULL;
@@ -293,15 +289,14 @@ int gs_cmd_worker(int argc, char **argv)
 		mo.real = real;
 	}
 	struct gs_prefill pf = { NULL, 0 };
-	if (prewarming && ops == &gs_dev_cuda && gs_measure_prefill(sp, &pf, err, sizeof err) == 0)
+	if (pw.running && ops == &gs_dev_cuda && gs_measure_prefill(sp, &pf, err, sizeof err) == 0)
 		mo.prefill = &pf;
 	gs_trace("worker: inputs filled");
-	JOIN_PREWARM();
+	prewarm_join(&pw, &nvrtc);
 	if (env_from_json(sp, f.s[7], env, &a, err, sizeof err) == 0 &&
 	    gs_config_check(sp, env, &vm, &failed, &d) >= 0)
 		m = gs_measure_setup(sp, ops, ordinal, &nvrtc, env, &mo, err, sizeof err);
 	gs_prefill_release(&pf);
-#undef JOIN_PREWARM
 	gs_diag_release(&d);
 	gs_frame_free(&f);
 	if (!m) {
@@ -369,4 +364,7 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_space_free(real_sp);
 	gs_trace("worker: released");
 	return status;
+refuse: /* the setup, before the device: nothing to release but the driver's start */
+	prewarm_join(&pw, &nvrtc);
+	return GS_EXIT_ERRORS;
 }
