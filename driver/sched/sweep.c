@@ -70,22 +70,25 @@ struct ready {
 	char *params;
 };
 
+/* where the value indices start: after the JSON's NUL, aligned */
+static size_t params_tail(const char *json)
+{
+	return (strlen(json) + sizeof(size_t)) / sizeof(size_t) * sizeof(size_t);
+}
+
 static char *params_new(char *json, const size_t *pos, size_t n)
 {
-	size_t len = strlen(json) + 1, at = (len + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t);
-	char *p = gs_xmalloc(at + (n + 1) * sizeof(size_t));
-	memcpy(p, json, len);
-	size_t *dst = (size_t *)(void *)(p + at);
-	dst[0] = n;
-	memcpy(dst + 1, pos, n * sizeof(size_t));
+	size_t at = params_tail(json);
+	char *p = gs_xmalloc(at + n * sizeof(size_t) + 1);
+	memcpy(p, json, strlen(json) + 1);
+	memcpy(p + at, pos, n * sizeof(size_t));
 	free(json);
 	return p;
 }
 
 static const size_t *params_pos(const char *params)
 {
-	size_t len = strlen(params) + 1, at = (len + sizeof(size_t) - 1) / sizeof(size_t) * sizeof(size_t);
-	return (const size_t *)(const void *)(params + at) + 1;
+	return (const size_t *)(const void *)(params + params_tail(params));
 }
 
 enum wstate { W_STARTING, W_IDLE, W_BUSY, W_CLOSING, W_DEAD };
