@@ -8,6 +8,9 @@
 # Prints variants per second, the speed-up over --jobs 1 and how much faster
 # the warm pass is.  Goal of the design: speed-up >= 0.9 x threads, and a warm
 # pass at least 50x faster than a cold one.  Run it on an otherwise idle host.
+# Each cold pass gets an empty CUDA_CACHE_PATH: NVRTC 12.9 and later answer a
+# compile they have seen before from the driver's compute cache, which would
+# make every pass after the first a warm one.
 set -euo pipefail
 gsearch=${1:-build/gsearch}
 space=${2:-spaces/matmul.space}
@@ -32,8 +35,9 @@ printf '%6s %10s %10s %12s %9s %10s %10s\n' jobs variants cold_s variants/s spee
 base=""
 for j in "${jobs[@]}"; do
 	db="$tmp/j$j.db"
+	mkdir -p "$tmp/nv$j"
 	t0=$(now)
-	out=$("$gsearch" run --compile-only --jobs "$j" --db "$db" "$space")
+	out=$(CUDA_CACHE_PATH=$tmp/nv$j "$gsearch" run --compile-only --jobs "$j" --db "$db" "$space")
 	t1=$(now)
 	"$gsearch" run --compile-only --jobs "$j" --db "$db" "$space" >/dev/null
 	t2=$(now)

@@ -37,6 +37,13 @@
 #      the same CUPY_CACHE_DIR, and WARM uses that run (kt_run=second), unless
 #      the script has already run KT_WARM_UNTIL seconds (default 420).
 #
+# NVRTC 12.9 and later keep what they compile in the driver's compute cache
+# (CUDA_CACHE_PATH, ~/.nv/ComputeCache by default) and answer a repeated
+# compile from it in a fraction of a second, across processes and tools: the
+# warm-up and the N=1024 sweep would otherwise warm N=4096's "cold" compiles.
+# So every run above gets an empty CUDA_CACHE_PATH of its own, except Kernel
+# Tuner's second run, which reuses its first run's (that is its warm cache).
+#
 # An INFO line follows each VS and WARM line (counts, both optima).  A Kernel
 # Tuner run is stopped after KT_TIMEOUT seconds (default 330): its lines then
 # say kt_s=timeout.  Everything printed also goes to OUTDIR/vs-kernel-tuner.txt;
@@ -66,6 +73,8 @@ work=$out/work
 exec > >(tee "$out/vs-kernel-tuner.txt") 2>&1
 
 now() { date +%s.%N; }
+# fresh DIR: an empty directory for NVRTC's compute cache
+fresh() { rm -rf "$1" && mkdir -p "$1"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 echo "vs-kernel-tuner: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname), $(nproc) cores"
@@ -87,9 +96,10 @@ echo
 kt() {
 	local name=$1 tag=$2 space=$3 kind=$4
 	shift 4
-	local sets=() s
+	local sets=() s nvcache=$work/nvcache-$name-$tag
 	for s in "$@"; do sets+=(--set "$s"); done
-	CUPY_CACHE_DIR=$work/cupy-$name timeout "$kt_timeout" python3 "$here/kt_tune.py" \
+	[ "$tag" = kt-second ] && nvcache=$work/nvcache-$name-kt-cold || fresh "$nvcache"
+	CUDA_CACHE_PATH=$nvcache CUPY_CACHE_DIR=$work/cupy-$name timeout "$kt_timeout" python3 "$here/kt_tune.py" \
 		--gsearch "$gsearch" --space "$space" --kind "$kind" "${sets[@]}" \
 		--out "$work/$name-$tag.json" >"$work/$name-$tag.log" 2>&1
 	local rc=$?
@@ -113,8 +123,9 @@ gs() {
 	shift 3
 	local sets=() s t0 t1
 	for s in "$@"; do sets+=(--set "$s"); done
+	fresh "$work/nvcache-$name-$tag"
 	t0=$(now)
-	"$gsearch" run --quiet --jobs "$jobs" --db "$work/$name-$tag.db" "${sets[@]}" "$space" \
+	CUDA_CACHE_PATH=$work/nvcache-$name-$tag "$gsearch" run --quiet --jobs "$jobs" --db "$work/$name-$tag.db" "${sets[@]}" "$space" \
 		>"$work/$name-$tag.log" 2>&1
 	local rc=$?
 	t1=$(now)
@@ -142,10 +153,11 @@ line() {
 # gsearch (N=64, not benchmarked) and one CuPy module on the GPU do it for
 # each.  Kernel Tuner's own timing leaves its context out anyway.
 warm_t0=$(now)
-"$gsearch" run --quiet --jobs "$jobs" --db "$work/warmup.db" --set N=64 \
+fresh "$work/nvcache-warmup"
+CUDA_CACHE_PATH=$work/nvcache-warmup "$gsearch" run --quiet --jobs "$jobs" --db "$work/warmup.db" --set N=64 \
 	"$root/scripts/bench/spaces/matmul-nomaxreg.space" 2>&1 | sed -n 's/^wall/warm-up gsearch: wall/p'
 rm -f "$work"/warmup.db*
-CUPY_CACHE_DIR=$work/cupy-warmup python3 -c 'import cupy
+CUDA_CACHE_PATH=$work/nvcache-warmup CUPY_CACHE_DIR=$work/cupy-warmup python3 -c 'import cupy
 cupy.RawModule(code="extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = 1; }").get_function("k")' \
 	>/dev/null 2>&1
 echo "warm-up of both tools (not counted): $(elapsed "$warm_t0" "$(now)") s"
