@@ -159,35 +159,48 @@ static char *result_json(const struct gs_result *r)
 	return s;
 }
 
-/* Started before its setup (sched/prespawn.h): the driver, a context and
- * NVRTC get ready while the supervisor still works out the sweep. */
+/* Started before its setup (sched/prespawn.h): the driver and a context
+ * get ready while the supervisor still works out the sweep. */
 struct prewarm {
 	int ordinal;
-	struct gs_nvrtc *nvrtc;
 	pthread_t th;
 	int running;
+	/* for before_open: the inputs filled while the driver starts */
+	const struct gs_space *sp;
+	struct gs_prefill *pf;
 };
 
-/* The driver's start goes on while the setup is read and the inputs filled:
- * joined before the device is needed, or before any return. */
-static void prewarm_join(struct prewarm *p, struct gs_nvrtc **nvrtc)
+/* The driver's start goes on while the setup is read, the reference
+ * compiled and the inputs filled: joined before the device is needed, or
+ * before any return. */
+static void prewarm_join(struct prewarm *p)
 {
 	if (p->running) {
 		pthread_join(p->th, NULL);
 		p->running = 0;
-		*nvrtc = p->nvrtc;
 	}
 }
 
 static void *prewarm(void *arg)
 {
 	struct prewarm *p = arg;
-	char err[512];
 	gs_cuda_prewarm(p->ordinal);
-	if (gs_nvrtc_load(&p->nvrtc, err, sizeof err) < 0)
-		p->nvrtc = NULL; /* the setup loads it again and says why */
 	gs_trace("worker: prewarmed");
 	return NULL;
+}
+
+/* gs_measure_opts.before_open: NVRTC already compiles the reference and
+ * the comparison kernels on another thread */
+static void before_open(void *arg)
+{
+	struct prewarm *p = arg;
+	char err[512];
+	/* a fill that fails leaves none: the setup fills them itself and says why */
+	if (p->pf) {
+		(void)gs_measure_prefill(p->sp, p->pf, err, sizeof err);
+		gs_trace("worker: inputs filled");
+	}
+	prewarm_join(p);
 }
 
 int gs_cmd_worker(int argc, char **argv)
@@ -203,10 +216,15 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_frame f;
 	double t0 = gs_now();
 	gs_trace("worker: started");
+	struct gs_nvrtc *nvrtc = NULL; /* else loaded by the setup if it compiles */
+	char lerr[512];
+	/* a prespawned worker will compile its reference: NVRTC loads while
+	 * the setup is on its way */
+	if (prewarmed && gs_nvrtc_load(&nvrtc, lerr, sizeof lerr) < 0)
+		nvrtc = NULL; /* the setup loads it again and says why */
 	int got = gs_frame_recv(0, &f);
-	struct gs_nvrtc *nvrtc = NULL; /* loaded by the setup if it compiles */
 	if (got < 0 || f.n < 10 || strcmp(f.s[0], "setup")) {
-		prewarm_join(&pw, &nvrtc);
+		prewarm_join(&pw);
 		/* a prespawned worker the run did not need ends here, quietly */
 		if (got < 0 && prewarmed) {
 			gs_nvrtc_unload(nvrtc);
@@ -265,7 +283,8 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_vm vm;
 	gs_vm_init(&vm);
 	int failed;
-	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL, NULL, 0, NULL };
+	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL, NULL, 0,
+				      NULL, NULL, NULL };
 	char *cache = NULL;
 	struct gs_space *real = NULL;
 	if (timing_from_json(f.s[8], &mo.stop, &cache, &mo.sample, err, sizeof err) < 0) {
@@ -289,13 +308,17 @@ int gs_cmd_worker(int argc, char **argv)
 		mo.real = real;
 	}
 	struct gs_prefill pf = { NULL, 0 };
-	if (pw.running && ops == &gs_dev_cuda && gs_measure_prefill(sp, &pf, err, sizeof err) == 0)
+	if (pw.running && ops == &gs_dev_cuda) {
+		pw.sp = sp;
+		pw.pf = &pf;
 		mo.prefill = &pf;
-	gs_trace("worker: inputs filled");
-	prewarm_join(&pw, &nvrtc);
+	}
+	mo.before_open = before_open;
+	mo.before_open_arg = &pw;
 	if (env_from_json(sp, f.s[7], env, &a, err, sizeof err) == 0 &&
 	    gs_config_check(sp, env, &vm, &failed, &d) >= 0)
 		m = gs_measure_setup(sp, ops, ordinal, &nvrtc, env, &mo, err, sizeof err);
+	prewarm_join(&pw);
 	gs_prefill_release(&pf);
 	gs_diag_release(&d);
 	gs_frame_free(&f);
@@ -365,6 +388,7 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_trace("worker: released");
 	return status;
 refuse: /* the setup, before the device: nothing to release but the driver's start */
-	prewarm_join(&pw, &nvrtc);
+	prewarm_join(&pw);
+	gs_nvrtc_unload(nvrtc);
 	return GS_EXIT_ERRORS;
 }

@@ -364,7 +364,7 @@ static void *ref_compile(void *arg)
 		p->rc = -1;
 		return NULL;
 	}
-	if (p->want_cmp && gs_cmp_compile(*p->nvrtc, m->o.arch, &p->cmp, &p->cmp_len, p->err,
+	if (p->want_cmp && gs_cmp_compile(*p->nvrtc, m->o.arch, gs_cmp_types(sp), &p->cmp, &p->cmp_len, p->err,
 					  sizeof p->err) < 0) {
 		p->rc = -1;
 		return NULL;
@@ -602,6 +602,8 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		threaded = pthread_create(&th, NULL, ref_compile, &prep) == 0;
 	if (!threaded && (prep.want_ref || prep.want_cmp))
 		ref_compile(&prep);
+	if (o->before_open)
+		o->before_open(o->before_open_arg);
 	int rc = ops->open(ordinal, &m->dev, &m->info, err, errlen);
 	gs_trace("worker: device open");
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
@@ -692,7 +694,8 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	}
 	/* a GPU compares on the device: the reference outputs move there */
 	if (rc == 0 && m->have_ref && !ops->modeled && cmp) {
-		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, sp->nbuffers, err, errlen);
+		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, gs_cmp_types(sp), sp->nbuffers,
+					 err, errlen);
 		if (!m->cmp)
 			rc = -1;
 		for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {

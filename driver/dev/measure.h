@@ -29,6 +29,11 @@ struct gs_measure_opts {
 	/* the buffers' host contents, filled ahead (gs_measure_prefill): the
 	 * setup takes them over; NULL: it fills them itself */
 	struct gs_prefill *prefill;
+	/* called once the reference's compile has started, before the device
+	 * opens: a prespawned worker fills its inputs and waits for its
+	 * driver's start there, while NVRTC runs (NULL: nothing to do) */
+	void (*before_open)(void *arg);
+	void *before_open_arg;
 };
 
 /* A worker fills the space's buffers on the host while its driver and

@@ -68,17 +68,23 @@ static const char cmp_source[] =
 	"#define GS_F(name, T, tiny) extern \"C\" __global__ void name(const T *o, const T *r, u64 n, \\\n"
 	"  double tol, gs_slot *s) { gs_cmp_f<T>(o, r, n, tol, tiny, s); }\n"
 	"#define GS_I(name, T, W) extern \"C\" __global__ void name(const T *o, const T *r, u64 n, \\\n"
-	"  double tol, gs_slot *s) { gs_cmp_i<T, W>(o, r, n, s); }\n"
-	"GS_F(gs_cmp_float, float, 1.17549435082228750797e-38)\n"
-	"GS_F(gs_cmp_double, double, 2.22507385850720138309e-308)\n"
-	"GS_I(gs_cmp_int8, signed char, long long)\n"
-	"GS_I(gs_cmp_uint8, unsigned char, unsigned long long)\n"
-	"GS_I(gs_cmp_int16, short, long long)\n"
-	"GS_I(gs_cmp_uint16, unsigned short, unsigned long long)\n"
-	"GS_I(gs_cmp_int32, int, long long)\n"
-	"GS_I(gs_cmp_uint32, unsigned int, unsigned long long)\n"
-	"GS_I(gs_cmp_int64, long long, long long)\n"
-	"GS_I(gs_cmp_uint64, unsigned long long, unsigned long long)\n";
+	"  double tol, gs_slot *s) { gs_cmp_i<T, W>(o, r, n, s); }\n";
+
+/* One kernel per element type, in GS_BTYPES order: only the types of the
+ * space's buffers are compiled, since all ten take NVRTC four times as long
+ * as one, and the worker waits for them before its first configuration. */
+static const char *const cmp_kernels[GS_BT_COUNT] = {
+	"GS_F(gs_cmp_float, float, 1.17549435082228750797e-38)\n",
+	"GS_F(gs_cmp_double, double, 2.22507385850720138309e-308)\n",
+	"GS_I(gs_cmp_int8, signed char, long long)\n",
+	"GS_I(gs_cmp_uint8, unsigned char, unsigned long long)\n",
+	"GS_I(gs_cmp_int16, short, long long)\n",
+	"GS_I(gs_cmp_uint16, unsigned short, unsigned long long)\n",
+	"GS_I(gs_cmp_int32, int, long long)\n",
+	"GS_I(gs_cmp_uint32, unsigned int, unsigned long long)\n",
+	"GS_I(gs_cmp_int64, long long, long long)\n",
+	"GS_I(gs_cmp_uint64, unsigned long long, unsigned long long)\n",
+};
 
 /* In GS_BTYPES order. */
 static const char *const cmp_entries[GS_BT_COUNT] = {
@@ -90,29 +96,48 @@ struct slot {
 	uint64_t bad, first_not, max_abs, max_rel;
 };
 
-int gs_cmp_compile(struct gs_nvrtc *n, const char *arch, void **cubin, size_t *len, char *err,
-		   size_t errlen)
+unsigned gs_cmp_types(const struct gs_space *sp)
+{
+	unsigned types = 0;
+	for (size_t i = 0; i < sp->nbuffers; i++)
+		if (sp->buffers[i].type >= 0 && sp->buffers[i].type < GS_BT_COUNT)
+			types |= 1u << sp->buffers[i].type;
+	return types;
+}
+
+int gs_cmp_compile(struct gs_nvrtc *n, const char *arch, unsigned types, void **cubin,
+		   size_t *len, char *err, size_t errlen)
 {
 	char archopt[32];
 	snprintf(archopt, sizeof archopt, "-arch=%s", arch);
 	/* no contraction: the same arithmetic as gs_compare on the host */
 	const char *opts[] = { archopt, "-fmad=false" };
-	struct gs_compile_in in = { "gsearch-compare.cu", cmp_source, opts, 2, cmp_entries,
-				    GS_BT_COUNT, 0, 1 };
+	const char *names[GS_BT_COUNT];
+	size_t nn = 0;
+	struct gs_buf src = GS_BUF_INIT;
+	gs_buf_puts(&src, cmp_source);
+	for (int t = 0; t < GS_BT_COUNT; t++)
+		if (types & (1u << t)) {
+			gs_buf_puts(&src, cmp_kernels[t]);
+			names[nn++] = cmp_entries[t];
+		}
+	struct gs_compile_in in = { "gsearch-compare.cu", gs_buf_str(&src), opts, 2, names,
+				    nn, 0, 1 };
 	struct gs_compile_out out;
 	*cubin = NULL;
 	*len = 0;
 	int rc = gs_nvrtc_compile(n, &in, &out);
+	gs_buf_release(&src);
 	if (rc < 0 || !out.ok || !out.cubin) {
 		snprintf(err, errlen, "the comparison kernels do not compile for %s: %s", arch,
 			 out.log ? out.log : "");
-		gs_compile_out_release(&out, GS_BT_COUNT);
+		gs_compile_out_release(&out, nn);
 		return -1;
 	}
 	*cubin = out.cubin;
 	*len = out.cubin_len;
 	out.cubin = NULL;
-	gs_compile_out_release(&out, GS_BT_COUNT);
+	gs_compile_out_release(&out, nn);
 	return 0;
 }
 
@@ -127,8 +152,8 @@ struct gs_cmpdev {
 };
 
 struct gs_cmpdev *gs_cmpdev_open(const struct gs_dev_ops *ops, struct gs_dev *dev,
-				 const void *cubin, size_t len, size_t nbufs, char *err,
-				 size_t errlen)
+				 const void *cubin, size_t len, unsigned types, size_t nbufs,
+				 char *err, size_t errlen)
 {
 	struct gs_cmpdev *c = gs_xcalloc(1, sizeof *c);
 	c->ops = ops;
@@ -136,7 +161,8 @@ struct gs_cmpdev *gs_cmpdev_open(const struct gs_dev_ops *ops, struct gs_dev *de
 	c->nslots = nbufs ? nbufs : 1;
 	int rc = ops->module_load(dev, cubin, len, &c->mod);
 	for (int t = 0; rc == 0 && t < GS_BT_COUNT; t++)
-		rc = ops->function(dev, c->mod, cmp_entries[t], &c->f[t], NULL);
+		if (types & (1u << t))
+			rc = ops->function(dev, c->mod, cmp_entries[t], &c->f[t], NULL);
 	if (rc == 0)
 		rc = ops->alloc(dev, c->nslots * sizeof(struct slot), &c->slots);
 	if (rc < 0) {
@@ -163,7 +189,7 @@ int gs_cmpdev_reset(struct gs_cmpdev *c)
 int gs_cmpdev_launch(struct gs_cmpdev *c, size_t i, int btype, uint64_t out, uint64_t ref,
 		     uint64_t n, double tol)
 {
-	if (btype < 0 || btype >= GS_BT_COUNT || i >= c->nslots)
+	if (btype < 0 || btype >= GS_BT_COUNT || i >= c->nslots || !c->f[btype])
 		return GS_DEV_FAIL;
 	uint64_t slot = c->slots + i * sizeof(struct slot);
 	void *args[] = { &out, &ref, &n, &tol, &slot };

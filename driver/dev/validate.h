@@ -21,18 +21,23 @@
 #include "gen/gen.h"
 #include "util/util.h"
 
-/* Compile the comparison kernels for arch ("sm_90") into a malloc'd cubin.
- * 0, or -1 with a message. */
-int gs_cmp_compile(struct gs_nvrtc *n, const char *arch, void **cubin, size_t *len, char *err,
-		   size_t errlen);
+struct gs_space;
+
+/* The element types the space's buffers have, one bit per GS_BT_*: the
+ * comparison kernels a sweep of it needs. */
+unsigned gs_cmp_types(const struct gs_space *sp);
+/* Compile the comparison kernels of those types for arch ("sm_90") into a
+ * malloc'd cubin.  0, or -1 with a message. */
+int gs_cmp_compile(struct gs_nvrtc *n, const char *arch, unsigned types, void **cubin,
+		   size_t *len, char *err, size_t errlen);
 
 struct gs_cmpdev;
 
-/* Load the comparison kernels on dev and allocate room for nbufs results.
- * NULL with a message on failure. */
+/* Load the comparison kernels of `types` (as compiled) on dev and allocate
+ * room for nbufs results.  NULL with a message on failure. */
 struct gs_cmpdev *gs_cmpdev_open(const struct gs_dev_ops *ops, struct gs_dev *dev,
-				 const void *cubin, size_t len, size_t nbufs, char *err,
-				 size_t errlen);
+				 const void *cubin, size_t len, unsigned types, size_t nbufs,
+				 char *err, size_t errlen);
 void gs_cmpdev_close(struct gs_cmpdev *c);
 /* Clear every result slot; asynchronous. */
 int gs_cmpdev_reset(struct gs_cmpdev *c);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/validate.h"
 #include "gen/gen.h"
 #include "harness.h"
 #include "util/util.h"
@@ -783,6 +784,39 @@ START_TEST(test_ptxas_log_parsing)
 }
 END_TEST
 
+static int has_bytes(const void *hay, size_t n, const char *needle)
+{
+	return memmem(hay, n, needle, strlen(needle)) != NULL;
+}
+
+/* The comparison kernels are compiled for the space's element types only:
+ * all ten would cost the worker NVRTC time before its first configuration. */
+START_TEST(test_compare_kernels_per_type)
+{
+	struct gs_nvrtc *n = nvrtc_or_skip("test_compare_kernels_per_type");
+	if (!n)
+		return;
+	void *cubin = NULL;
+	size_t len = 0;
+	char err[1024];
+	unsigned types = 1u << GS_BT_FLOAT | 1u << GS_BT_INT32;
+	ck_assert_msg(gs_cmp_compile(n, "sm_80", types, &cubin, &len, err, sizeof err) == 0, "%s",
+		      err);
+	ck_assert(has_bytes(cubin, len, "gs_cmp_float"));
+	ck_assert(has_bytes(cubin, len, "gs_cmp_int32"));
+	ck_assert(!has_bytes(cubin, len, "gs_cmp_double"));
+	ck_assert(!has_bytes(cubin, len, "gs_cmp_uint64"));
+	free(cubin);
+	ck_assert_msg(gs_cmp_compile(n, "sm_80", (1u << GS_BT_COUNT) - 1, &cubin, &len, err,
+				     sizeof err) == 0,
+		      "%s", err);
+	ck_assert(has_bytes(cubin, len, "gs_cmp_double"));
+	ck_assert(has_bytes(cubin, len, "gs_cmp_uint64"));
+	free(cubin);
+	gs_nvrtc_unload(n);
+}
+END_TEST
+
 static TCase *tc_fast(void)
 {
 	TCase *tc = tcase_create("fast");
@@ -796,6 +830,7 @@ static TCase *tc_fast(void)
 	tcase_add_test(tc, test_syntax_error_names_the_line);
 	tcase_add_test(tc, test_bad_option_and_virtual_arch);
 	tcase_add_test(tc, test_two_threads_compile_at_once);
+	tcase_add_test(tc, test_compare_kernels_per_type);
 	tcase_add_test(tc, test_spilling_kernel_frame_agrees);
 	return tc;
 }
