@@ -44,6 +44,9 @@
 # So every run above gets an empty CUDA_CACHE_PATH of its own, except Kernel
 # Tuner's second run, which reuses its first run's (that is its warm cache).
 #
+# A CEILING line follows each VS line: the ratio a cold gsearch run would
+# reach if it took only its compiles' CPU time over its threads.
+#
 # An INFO line follows each VS and WARM line (counts, both optima).  A Kernel
 # Tuner run is stopped after KT_TIMEOUT seconds (default 330): its lines then
 # say kt_s=timeout.  Everything printed also goes to OUTDIR/vs-kernel-tuner.txt;
@@ -147,6 +150,18 @@ line() {
 		--gsearch-s "$gs_s" --kt "$json" | sed "1s/\$/${extra:+ $extra}/"
 }
 
+# ceiling NAME LOG KT_S: the ratio gsearch would reach if its cold run took
+# no longer than its compiles' CPU time over its threads (what NVRTC alone
+# costs on this host's cores, loaded as the run loaded them)
+ceiling() {
+	sed -n 's/.*compile busy \([0-9.]*\) s on \([0-9]*\) thread.*/\1 \2/p' "$2" | head -n 1 |
+		awk -v name="$1" -v kt="$3" '{
+			b = $1 / $2
+			r = (kt ~ /^[0-9.]+$/ && b > 0) ? sprintf("%.2f", kt / b) : "nan"
+			printf "CEILING space=%s compile_busy_s=%.2f threads=%d bound_s=%.2f ratio_at_bound=%s\n", name, $1, $2, b, r
+		}'
+}
+
 # Both tools' first NVRTC compile and first CUDA context on a freshly
 # started host read NVRTC, its builtins and the driver from disk and wake
 # the GPU; whichever ran first would pay for both.  One throwaway sweep of
@@ -177,6 +192,7 @@ for c in "${cases[@]}"; do
 	gs_cold=$(gs "$c" cold "$space" "${sets[@]}")
 	kt_cold=$(kt "$c" kt-cold "$space" "$kind" "${sets[@]}")
 	line VS "$c" "$gs_cold" "$kt_cold" "$work/$c-cold.db" "$work/$c-kt-cold.json"
+	ceiling "$c" "$work/$c-cold.log" "$kt_cold"
 	case $kt_cold in timeout | failed) status=1 ;; esac
 
 	python3 "$here/storecmp.py" strip "$work/$c-cold.db" "$work/$c-warm.db" >&2
