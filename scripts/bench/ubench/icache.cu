@@ -55,8 +55,11 @@ __device__ static unsigned smid(void)
 // mode 0: no delay (lockstep); 1: each block of an SM starts `unit` cycles
 // after the previous one; 2: each warp of an SM `unit` after the previous.
 // rec[warp][k]: clock at the start of pass k*rstride, the end last.
-// CM 0: FFMAs only; 1: with constant operands; 2: and a sine.  KIB chunks
-// of 64 FFMAs (1 KiB of SASS for CM 0, more with the loads and sines).
+// CM 0: FFMAs only; 1: with constant operands; 2: and a sine; 3 + N: FFMAs,
+// each 1 KiB followed by N KiB of FFMAs under a branch never taken (cold
+// code inside the loop's span, as the slow paths of sinf or a division).
+// KIB chunks of 64 FFMAs (1 KiB of SASS for CM 0, more with the loads and
+// sines).
 template <int KIB, int CM>
 __global__ void __launch_bounds__(1024) body(int iters, int rstride, int mode, long long unit,
 					     int cmask, unsigned *ticket, long long *rec, int *where,
@@ -90,6 +93,14 @@ __global__ void __launch_bounds__(1024) body(int iters, int rstride, int mode, l
 		for (int j = 0; j < KIB; j++) {
 			if (CM == 0) {
 				F64
+			} else if (CM >= 3) {
+				F64
+				if (cmask == 12345) {
+#pragma unroll
+					for (int q = 0; q < CM - 3; q++) {
+						F64
+					}
+				}
 			} else {
 				C64
 			}
@@ -121,6 +132,11 @@ static const size_t_ sizes[] = {
 	  {28, body<28, cm>}, {32, body<32, cm>}, {48, body<48, cm>}, {64, body<64, cm>},   \
 	  {96, body<96, cm>} }
 static const size_t_ csizes[2][9] = { CSIZES(1), CSIZES(2) };
+// hot KiB x (1 + cold KiB per hot KiB): the span
+static const size_t_ cold[] = {
+	{16, body<16, 3>}, {16, body<16, 4>}, {16, body<16, 5>}, {16, body<16, 6>},
+	{8, body<8, 10>},  {32, body<32, 3>}, {48, body<48, 3>}, {64, body<64, 3>},
+};
 
 struct shape { int bps, threads; };
 static const shape shapes[] = {
@@ -258,6 +274,17 @@ int main(int argc, char **argv)
 			for (const shape &sh : shapes)
 				if (mode != 1 || sh.bps > 1)
 					row(sizes, nsz, sh, mode, 0);
+		return 0;
+	}
+	if (!strcmp(argv[1], "cold")) {
+		static const shape sh[] = {{1, 128}, {16, 32}, {2, 512}, {8, 128}, {4, 512}, {16, 128}};
+		printf("hot KiB + cold KiB under a branch never taken, per hot KiB: 16+0 16+16 16+32 "
+		       "16+48 8+56, then 32 48 64 hot\n");
+		header(cold, 8, "K");
+		for (int mode = 0; mode < 2; mode++)
+			for (const shape &s : sh)
+				if (mode == 0 || s.bps > 1)
+					row(cold, 8, s, mode, 0);
 		return 0;
 	}
 	static const shape cshapes[] = {
