@@ -64,3 +64,19 @@ l1_assoc = 4                 # (est.)
 l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 56 with 16 warps)
 l2_bytes = 52428800          # [SPEC] [H100] 50 MB
 l2_bw_gbs = 10855            # [H100] 16 MiB read 20 times by 528 blocks
+# instruction fetch (driver/dev/emu/icache.c), [IC]: scripts/bench/ubench/icache.cu on the
+# H100 (results/ubench-icache-h100.txt): FFMA loops of 1 to 256 KiB, blocks spread over the
+# body; cycles more per instruction than one a clock, over 64 to 128 KiB (l1) and 160 to
+# 256 KiB (l2), at 1, 4, 8 and 16 warps per scheduler
+fetch.l0_bytes = 32768       # [IC] full speed to 28 KiB (+2.5 of prologue), slower from 34.5
+fetch.l1_bytes = 131072      # [IC] a lone warp 2.5 cycles at 130.5 KiB, 5.9 from 162.5
+fetch.bytes_per_ins = 16     # one 16-byte SASS instruction per PTX instruction (the benchmark's
+                             # loop; ptxas gives 0.8 for mri-q's, up to 2 for division-heavy code)
+fetch.l1.w1 = 1.4            # [IC] 2.45 a lone warp
+fetch.l1.w4 = 1.13           # [IC] 1.6 to 2.7
+fetch.l1.w8 = 0.39           # [IC] 1.3 to 1.5
+fetch.l1.w16 = 0.27          # [IC] 1.2 to 1.37
+fetch.l2.w1 = 4.85           # [IC] 5.9 a lone warp
+fetch.l2.w4 = 1.85           # [IC] 1.6 to 4.2
+fetch.l2.w8 = 0.66           # [IC] 1.4 to 2.2
+fetch.l2.w16 = 0.42          # [IC] 1.35 to 1.55

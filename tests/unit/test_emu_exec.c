@@ -799,6 +799,45 @@ START_TEST(test_control)
 }
 END_TEST
 
+/* tests/emu/loop.cu: the loops' span that the fetch term reads (probe.c).
+ * 256 FFMAs an iteration span 256 PTX instructions and the loop's control;
+ * 512 more under a branch never taken in the middle of the body count in
+ * the span though they never issue; the loop is nearly all of the work. */
+START_TEST(test_probe_loop_span)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/loop.cu", NULL, NULL))
+		return;
+	uint64_t dout = kbuf(&k, 64 * 4, NULL);
+	float b = 0.5f;
+	int n = 40, flag = 0;
+	void *args[] = { &dout, &b, &n, &flag };
+	uint32_t span[2];
+	for (int i = 0; i < 2; i++) {
+		const char *name = i ? "cold" : "hot";
+		uint64_t only = 0;
+		struct gs_emu_blockstat st;
+		struct gs_emu_counters c;
+		char err[512];
+		struct gs_emu_launch l = {
+			.mod = k.m, .entry = gs_ptx_entry(k.m, name), .grid = { 1, 1, 1 },
+			.block = { 64, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
+			.mem = &k.mem, .threads = 1, .only = &only, .nonly = 1, .stats = &st,
+			.l1_bytes = 65536, .blocks_per_sm = 1,
+		};
+		ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
+		span[i] = st.loop_ins;
+		ck_assert_uint_ge(st.loop_ins, 256);
+		ck_assert_uint_le(st.loop_ins, (i ? 768 : 256) + 16);
+		ck_assert(st.loop_share > 0.95 && st.loop_share <= 1);
+		gs_emu_blockstat_release(&st);
+	}
+	ck_assert_uint_ge(span[1] - span[0], 512);
+	ck_assert_uint_le(span[1] - span[0], 520);
+	kfree(&k);
+}
+END_TEST
+
 /* tests/emu/misc.cu: doubles, float4, bytes, constants, device globals,
  * dynamic shared memory, integer division */
 START_TEST(test_misc)
@@ -1456,7 +1495,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -288,6 +288,66 @@ START_TEST(test_interval_loaded_latency)
 }
 END_TEST
 
+/* The fetch term (icache.c) against the H100's measured figures
+ * (results/ubench-icache-h100.txt): nothing up to the scheduler's 32 KiB,
+ * the measured excess a full capacity past it, half of it half way, the
+ * second level's past 128 KiB; interpolation in log2 of the warps. */
+START_TEST(test_fetch_excess)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_double_eq_tol(p->fetch_l0_bytes, 32768, 1e-12);
+	ck_assert_double_eq_tol(p->fetch_l1_bytes, 131072, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 16384, 1), 0, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 32768, 1), 0, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 65536, 1), 1.4, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 65536, 0.25), 1.4, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 65536, 16), 0.27, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 65536, 64), 0.27, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 49152, 16), 0.135, 1e-12);
+	/* 2 warps: half way from 1 to 4 in log2 */
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 65536, 2), (1.4 + 1.13) / 2, 1e-12);
+	/* past the SM's 128 KiB: the second level's excess a capacity on */
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 131072, 8), 0.39, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 262144, 8), 0.66, 1e-12);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(p, 196608, 1), 1.4 + (4.85 - 1.4) / 2, 1e-12);
+	/* a profile without the keys has no such term */
+	const struct gs_emu_profile *a = gs_emu_profile_find("sm_80");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_double_eq_tol(gs_emu_fetch_excess(a, 1 << 20, 1), 0, 1e-12);
+}
+END_TEST
+
+/* A loop of known size in the interval model: 4,096 fp32 instructions a
+ * block, all in a loop spanning 4,096 PTX instructions (64 KiB).  At 16
+ * warps a scheduler (16 blocks of 4 warps) each scheduler's 1,024 take
+ * 0.27 cycles more each: 276.48 on the 1,024 cycles of issue, which is
+ * still "fp32"-bound; one block of one warp pays 1.4 each and is "fetch".
+ * A 16 KiB loop pays nothing. */
+START_TEST(test_interval_fetch)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_ptr_nonnull(p);
+	double w = 1;
+	for (int c = 0; c < 3; c++) {
+		unsigned block[3] = { c == 1 ? 32u : 128u, 1, 1 };
+		unsigned grid[3] = { (unsigned)p->sms * (c == 1 ? 1u : 16u), 1, 1 };
+		struct gs_emu_occ occ = { .blocks_per_sm = c == 1 ? 1 : 16 };
+		struct gs_emu_blockstat st = { 0 };
+		st.c.warp_inst[GS_EMU_FP32] = 4096;
+		st.loop_ins = c == 2 ? 1024 : 4096;
+		st.loop_share = 1;
+		struct gs_emu_interval iv;
+		ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+		double want = c == 0 ? 0.27 * 1024 : c == 1 ? 1.4 * 1024 : 0;
+		ck_assert_double_eq_tol(iv.loop_bytes, st.loop_ins * 16.0, 1e-9);
+		ck_assert_double_eq_tol(iv.per_block_fetch, want, 1e-9);
+		ck_assert_double_eq_tol(iv.per_block_issue, 1024 + want, 1e-9);
+		ck_assert_str_eq(iv.bound, c == 1 ? "fetch" : "fp32");
+	}
+}
+END_TEST
+
 /* Integer work on two pipes (pipes.c), with a profile's own figures so that
  * the cycles are known by hand: 64 integer ALU lanes (issue.int 0.5), 128
  * fp32 lanes (issue.fp32 0.25), 64 integer lanes lent by the FMA pipe. */
@@ -323,6 +383,6 @@ START_TEST(test_pipes_int_on_fma)
 }
 END_TEST
 
-GS_TEST_MAIN(test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+GS_TEST_MAIN(test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -626,10 +626,12 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 		snprintf(buf, sizeof buf,
 			 "\"bound\":\"%s\",\"sm_ms\":%.6g,\"l2_ms\":%.6g,"
 			 "\"dram_ms\":%.6g,\"block_issue\":%.6g,"
-			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"waves\":%d,"
+			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"block_fetch\":%.6g,"
+			 "\"loop_bytes\":%.6g,\"waves\":%d,"
 			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d",
 			 v->bound, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz, v->per_block_issue,
-			 v->per_block_chain, v->per_block_exposed, v->waves, v->l1_hit, v->l2_hit, d->sample);
+			 v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
+			 v->loop_bytes, v->waves, v->l1_hit, v->l2_hit, d->sample);
 		free(*counters);
 		*counters = NULL;
 	}

@@ -19,7 +19,7 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-3"
+#define GS_EMU_MODEL_REV "interval-4"
 
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
@@ -82,7 +82,14 @@ struct gs_emu_profile {
 	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
 	double l1_bw;            /* L1 bytes per clock per SM */
 	double l2_bytes, l2_bw_gbs;
+	/* instruction fetch (icache.c); 0: not known, no such term */
+	double fetch_l0_bytes;   /* a scheduler's instruction cache */
+	double fetch_l1_bytes;   /* the SM's next level */
+	double fetch_bytes_per_ins; /* code bytes per PTX instruction */
+	double fetch_l1[4], fetch_l2[4]; /* cycles more per instruction past each, at 1, 4, 8
+					  * and 16 warps per scheduler */
 };
+#define GS_EMU_FETCH_W 4
 
 /* The profiles: NULL-terminated, in a fixed order (the compiled-in ones,
  * then others found in the profile directory, by name).  Loaded on first
@@ -228,6 +235,9 @@ struct gs_emu_blockstat {
 				  * one is listed apart, with GS_EMU_SECTOR_WRITTEN:
 				  * it goes back to DRAM as well as coming from it */
 	size_t nsectors;
+	uint32_t loop_ins;       /* PTX instructions from the first to the last that some warp
+				  * issued again (the loops' span) */
+	double loop_share;       /* their share of the block's issued warp instructions */
 };
 void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
 
@@ -282,6 +292,11 @@ size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned b
 double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_EMU_NCLASS],
 			  int *pipe);
 
+/* Cycles a scheduler loses per instruction of a loop of loop_bytes of code
+ * to instruction fetch, with warps_per_sched warps on it (icache.c). */
+double gs_emu_fetch_excess(const struct gs_emu_profile *p, double loop_bytes,
+			   double warps_per_sched);
+
 /* The interval model's time for one launch (interval.c), from the sampled
  * blocks' observations.  out->ms includes the launch overhead. */
 struct gs_emu_interval {
@@ -290,11 +305,13 @@ struct gs_emu_interval {
 	double per_block_issue;     /* SM cycles one block's instructions take on the pipes */
 	double per_block_chain;     /* its longest dependency chain, DRAM latency included */
 	double per_block_exposed;   /* latency its barrier intervals leave uncovered */
+	double per_block_fetch;     /* issue cycles instruction fetch adds (icache.c) */
+	double loop_bytes;          /* the code its loops cycle through */
 	double l1_hit, l2_hit;      /* hit rates of loads */
 	double l2_bytes, dram_bytes;
 	int waves, blocks_per_sm;
-	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "latency", "l2", "dram",
-				     * "dram latency" */
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "fetch", "latency", "l2",
+				     * "dram", "dram latency" */
 };
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,

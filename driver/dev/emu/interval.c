@@ -15,7 +15,12 @@
  *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock;
  *   chain   the block's longest warp, issued in order (probe.c), with the
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
- *           that path in the proportion L2 misses.
+ *           that path in the proportion L2 misses;
+ *   fetch   added to the largest of the first three: the cycles a
+ *           scheduler waits for its instructions when the loops' code
+ *           outgrows the instruction caches, at the resident warps per
+ *           scheduler (icache.c); the bound is "fetch" when it adds half
+ *           of what it is added to or more.
  *
  * A wave of b blocks resident on an SM takes b x max(issue, smem, l1), the
  * throughput of the resident blocks, plus the latency they leave exposed:
@@ -57,7 +62,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
 	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
 	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0, exposed = 0;
-	(void)block;
+	double loop_ins = 0, loop_share = 0;
 	memset(out, 0, sizeof(*out));
 	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
 		return -1;
@@ -74,6 +79,8 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		stores += w * (double)b->st_sectors;
 		distinct += (double)b->nsectors;
 		exposed += w * b->exposed;
+		loop_ins += w * (double)b->loop_ins;
+		loop_share += w * b->loop_share;
 		/* the longest chain of the sample sets the pace of a wave: blocks
 		 * of one wave wait for the slowest */
 		if (b->chain > chain) {
@@ -100,6 +107,16 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		thr = smem, sm_bound = "smem";
 	if (l1c > thr)
 		thr = l1c, sm_bound = "l1";
+	/* instruction fetch, at the warps each scheduler holds */
+	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
+	double loop_bytes = loop_ins / wsum * bpi;
+	double threads = (double)block[0] * block[1] * block[2];
+	double wps = (double)occ->blocks_per_sm * ceil(threads / 32) / p->subpartitions;
+	double fetch = gs_emu_fetch_excess(p, loop_bytes, wps) * loop_share / wsum * all /
+		       p->subpartitions;
+	if (fetch >= 0.5 * thr && fetch > 0)
+		sm_bound = "fetch";
+	thr += fetch;
 
 	/* the grid's traffic: L2 sectors, DRAM bytes up to the footprint */
 	double scale = (double)nblocks / wsum;
@@ -171,6 +188,8 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	out->per_block_issue = thr;
 	out->per_block_chain = chain;
 	out->per_block_exposed = exposed;
+	out->per_block_fetch = fetch;
+	out->loop_bytes = loop_bytes;
 	out->l1_hit = hit + miss > 0 ? hit / (hit + miss) : 0;
 	out->l2_hit = l2_bytes > 0 ? 1 - dram_share : 0;
 	out->l2_bytes = l2_bytes;

@@ -22,7 +22,13 @@
  *     the resident blocks' shared memory leaves, divided among them); stores
  *     write through and do not allocate (NVIDIA's L1 on Volta and later);
  *   - the distinct sectors the block touched, so that the model can bound
- *     DRAM traffic by the grid's footprint.
+ *     DRAM traffic by the grid's footprint;
+ *   - the code its loops span: from the first to the last static
+ *     instruction its warps issued more often than it has warps (that some
+ *     warp ran again), cold paths between them included, since the fetch
+ *     brings in what lies between (results/ubench-icache-h100.txt), and the
+ *     share of the issued instructions that were in loops, for the
+ *     instruction-fetch term (icache.c).
  *
  * Registers are PTX's virtual ones, so the dependencies are the program's
  * own; ptxas's register reuse and its scheduling across basic blocks
@@ -59,6 +65,10 @@ struct gs_xprobe {
 	double iv_start, exposed;
 	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors;
 	unsigned bps;
+	/* issues of each static instruction (saturating), for the loop code */
+	const struct gs_ins *code;
+	uint32_t *issues;
+	size_t ncode;
 };
 
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
@@ -84,7 +94,10 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		p->sets = 1;
 	p->tag = malloc((size_t)p->sets * p->assoc * sizeof(*p->tag));
 	p->age = malloc((size_t)p->sets * p->assoc * sizeof(*p->age));
-	if (!p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
+	p->code = x->code;
+	p->ncode = x->m->ncode;
+	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
+	if (!p->issues || !p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -105,6 +118,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->tag);
 	free(p->age);
 	free(p->sect);
+	free(p->issues);
 	free(p);
 }
 
@@ -128,6 +142,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->iv_start = p->exposed = 0;
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
 	p->iv_smem = p->iv_sectors = 0;
+	memset(p->issues, 0, p->ncode * sizeof(*p->issues));
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -233,6 +248,9 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	unsigned wi = w->id;
+	size_t pc = (size_t)(in - p->code);
+	if (pc < p->ncode && p->issues[pc] != UINT32_MAX)
+		p->issues[pc]++;
 	/* within a basic block, in the order its operands allow (ptxas's list
 	 * scheduling hoists independent loads above the uses of earlier ones),
 	 * one instruction a cycle; a branch or barrier waits for the whole
@@ -449,6 +467,19 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	out->l1_hit = p->l1_hit;
 	out->l1_miss = p->l1_miss;
 	out->st_sectors = p->st;
+	uint64_t all = 0, loop = 0;
+	size_t lo = SIZE_MAX, hi = 0;
+	for (size_t i = 0; i < p->ncode; i++) {
+		all += p->issues[i];
+		if (p->issues[i] > p->nwarps) {
+			if (lo == SIZE_MAX)
+				lo = i;
+			hi = i;
+			loop += p->issues[i];
+		}
+	}
+	out->loop_ins = lo == SIZE_MAX ? 0 : (uint32_t)(hi - lo + 1);
+	out->loop_share = all ? (double)loop / (double)all : 0;
 	if (p->ns)
 		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
 	size_t k = 0;

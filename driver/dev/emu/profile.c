@@ -89,6 +89,17 @@ static const struct field {
 	{ "l1_bw", F_DBL, OFF(l1_bw), 0, 0 },
 	{ "l2_bytes", F_DBL, OFF(l2_bytes), 0, 0 },
 	{ "l2_bw_gbs", F_DBL, OFF(l2_bw_gbs), 0, 0 },
+	{ "fetch.l0_bytes", F_DBL, OFF(fetch_l0_bytes), 0, 0 },
+	{ "fetch.l1_bytes", F_DBL, OFF(fetch_l1_bytes), 0, 0 },
+	{ "fetch.bytes_per_ins", F_DBL, OFF(fetch_bytes_per_ins), 0, 0 },
+	{ "fetch.l1.w1", F_DBL, OFF(fetch_l1[0]), 0, 0 },
+	{ "fetch.l1.w4", F_DBL, OFF(fetch_l1[1]), 0, 0 },
+	{ "fetch.l1.w8", F_DBL, OFF(fetch_l1[2]), 0, 0 },
+	{ "fetch.l1.w16", F_DBL, OFF(fetch_l1[3]), 0, 0 },
+	{ "fetch.l2.w1", F_DBL, OFF(fetch_l2[0]), 0, 0 },
+	{ "fetch.l2.w4", F_DBL, OFF(fetch_l2[1]), 0, 0 },
+	{ "fetch.l2.w8", F_DBL, OFF(fetch_l2[2]), 0, 0 },
+	{ "fetch.l2.w16", F_DBL, OFF(fetch_l2[3]), 0, 0 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
