@@ -345,6 +345,7 @@ struct refprep {
 	struct gs_nvrtc **nvrtc;
 	const struct gs_value *ref_env;
 	int want_ref, want_cmp;
+	unsigned types; /* of the comparison kernels (gs_cmp_types) */
 	const char *names[64];
 	size_t nn;
 	struct gs_compile_out out;
@@ -364,8 +365,8 @@ static void *ref_compile(void *arg)
 		p->rc = -1;
 		return NULL;
 	}
-	if (p->want_cmp && gs_cmp_compile(*p->nvrtc, m->o.arch, gs_cmp_types(sp), &p->cmp, &p->cmp_len, p->err,
-					  sizeof p->err) < 0) {
+	if (p->want_cmp && gs_cmp_compile(*p->nvrtc, m->o.arch, p->types, &p->cmp, &p->cmp_len,
+					  p->err, sizeof p->err) < 0) {
 		p->rc = -1;
 		return NULL;
 	}
@@ -584,6 +585,7 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	prep.m = m;
 	prep.nvrtc = nvrtc;
 	prep.ref_env = ref_env;
+	prep.types = gs_cmp_types(sp);
 	void *cmp = NULL;
 	size_t cmp_len = 0;
 	if (sp->nrefs && !ops->modeled && o->cache_dir)
@@ -694,8 +696,8 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 	}
 	/* a GPU compares on the device: the reference outputs move there */
 	if (rc == 0 && m->have_ref && !ops->modeled && cmp) {
-		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, gs_cmp_types(sp), sp->nbuffers,
-					 err, errlen);
+		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, prep.types, sp->nbuffers, err,
+					 errlen);
 		if (!m->cmp)
 			rc = -1;
 		for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {

@@ -72,24 +72,23 @@ static const char cmp_source[] =
 
 /* One kernel per element type, in GS_BTYPES order: only the types of the
  * space's buffers are compiled, since all ten take NVRTC four times as long
- * as one, and the worker waits for them before its first configuration. */
-static const char *const cmp_kernels[GS_BT_COUNT] = {
-	"GS_F(gs_cmp_float, float, 1.17549435082228750797e-38)\n",
-	"GS_F(gs_cmp_double, double, 2.22507385850720138309e-308)\n",
-	"GS_I(gs_cmp_int8, signed char, long long)\n",
-	"GS_I(gs_cmp_uint8, unsigned char, unsigned long long)\n",
-	"GS_I(gs_cmp_int16, short, long long)\n",
-	"GS_I(gs_cmp_uint16, unsigned short, unsigned long long)\n",
-	"GS_I(gs_cmp_int32, int, long long)\n",
-	"GS_I(gs_cmp_uint32, unsigned int, unsigned long long)\n",
-	"GS_I(gs_cmp_int64, long long, long long)\n",
-	"GS_I(gs_cmp_uint64, unsigned long long, unsigned long long)\n",
-};
-
-/* In GS_BTYPES order. */
-static const char *const cmp_entries[GS_BT_COUNT] = {
-	"gs_cmp_float", "gs_cmp_double", "gs_cmp_int8",  "gs_cmp_uint8",  "gs_cmp_int16",
-	"gs_cmp_uint16", "gs_cmp_int32", "gs_cmp_uint32", "gs_cmp_int64", "gs_cmp_uint64",
+ * as one, and the worker waits for them before its first configuration.
+ * Each is cmp_source's GS_F (arg: the type's smallest normal) or GS_I (arg:
+ * the wider type its differences are taken in). */
+static const struct cmp_kernel {
+	char kind;
+	const char *entry, *type, *arg;
+} cmp_kernels[GS_BT_COUNT] = {
+	{ 'F', "gs_cmp_float", "float", "1.17549435082228750797e-38" },
+	{ 'F', "gs_cmp_double", "double", "2.22507385850720138309e-308" },
+	{ 'I', "gs_cmp_int8", "signed char", "long long" },
+	{ 'I', "gs_cmp_uint8", "unsigned char", "unsigned long long" },
+	{ 'I', "gs_cmp_int16", "short", "long long" },
+	{ 'I', "gs_cmp_uint16", "unsigned short", "unsigned long long" },
+	{ 'I', "gs_cmp_int32", "int", "long long" },
+	{ 'I', "gs_cmp_uint32", "unsigned int", "unsigned long long" },
+	{ 'I', "gs_cmp_int64", "long long", "long long" },
+	{ 'I', "gs_cmp_uint64", "unsigned long long", "unsigned long long" },
 };
 
 struct slot {
@@ -118,8 +117,9 @@ int gs_cmp_compile(struct gs_nvrtc *n, const char *arch, unsigned types, void **
 	gs_buf_puts(&src, cmp_source);
 	for (int t = 0; t < GS_BT_COUNT; t++)
 		if (types & (1u << t)) {
-			gs_buf_puts(&src, cmp_kernels[t]);
-			names[nn++] = cmp_entries[t];
+			const struct cmp_kernel *k = &cmp_kernels[t];
+			gs_buf_printf(&src, "GS_%c(%s, %s, %s)\n", k->kind, k->entry, k->type, k->arg);
+			names[nn++] = k->entry;
 		}
 	struct gs_compile_in in = { "gsearch-compare.cu", gs_buf_str(&src), opts, 2, names,
 				    nn, 0, 1 };
@@ -162,7 +162,7 @@ struct gs_cmpdev *gs_cmpdev_open(const struct gs_dev_ops *ops, struct gs_dev *de
 	int rc = ops->module_load(dev, cubin, len, &c->mod);
 	for (int t = 0; rc == 0 && t < GS_BT_COUNT; t++)
 		if (types & (1u << t))
-			rc = ops->function(dev, c->mod, cmp_entries[t], &c->f[t], NULL);
+			rc = ops->function(dev, c->mod, cmp_kernels[t].entry, &c->f[t], NULL);
 	if (rc == 0)
 		rc = ops->alloc(dev, c->nslots * sizeof(struct slot), &c->slots);
 	if (rc < 0) {
