@@ -355,6 +355,34 @@ int gs_cubin_arch(const void *cubin, size_t len)
 	return arch;
 }
 
+int gs_cubin_code(const void *cubin, size_t len, const char *entry, const unsigned char **code,
+		  size_t *n, char *err, size_t errlen)
+{
+	struct elf e = { 0 };
+	const struct section *text;
+	uint32_t sym = 0;
+	uint16_t shndx = 0;
+	int rc = -1;
+
+	e.err = err;
+	e.errlen = errlen;
+	*code = NULL;
+	*n = 0;
+	if (elf_open(&e, cubin, len) < 0 || find_entry(&e, entry, &sym, &shndx) < 0)
+		goto done;
+	text = find_section(&e, ".text.", entry);
+	if (!text || text->type == SHT_NOBITS || !in_file(&e, text->offset, text->size)) {
+		bad(&e, "kernel '%s' has no code of its own", entry);
+		goto done;
+	}
+	*code = e.p + text->offset;
+	*n = (size_t)text->size;
+	rc = 0;
+done:
+	elf_close(&e);
+	return rc;
+}
+
 int gs_cubin_resources(const void *cubin, size_t len, const char *entry, struct gs_resources *r,
 		       char *err, size_t errlen)
 {

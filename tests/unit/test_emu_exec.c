@@ -247,6 +247,9 @@ END_TEST
 /* Run a hand-built module as a sampled launch of block 0 of one block. */
 /* blocks resident beside a probed one (0: the probe takes 1) */
 static int tb_bps;
+/* load windows the probed launch is given (sass.c), NULL: none */
+static const uint8_t *tb_win;
+static size_t tb_nwin;
 
 static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, void **args,
 		     int l1_bytes, struct gs_emu_blockstat *st)
@@ -258,7 +261,7 @@ static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, voi
 		.mod = &t->m, .entry = 0, .grid = { 1, 1, 1 }, .block = { threads, 1, 1 },
 		.args = args, .prof = gs_emu_profile_find("sm_90"), .mem = mem, .threads = 1,
 		.only = &only, .nonly = 1, .stats = st, .l1_bytes = l1_bytes,
-		.blocks_per_sm = tb_bps,
+		.blocks_per_sm = tb_bps, .load_window = tb_win, .nload_window = tb_nwin,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
@@ -349,6 +352,60 @@ START_TEST(test_probe_l1)
 		gs_emu_blockstat_release(&st);
 		gs_emu_mem_release(&mem);
 	}
+}
+END_TEST
+
+/* Load windows: four independent loads that miss the L1, each stored
+ * back.  As the PTX allows, the four overlap: one L2 latency.  With a
+ * window of 1 (ptxas wrote them to one register) each waits for the one
+ * before: four latencies.  A window of 4, or windows that do not pair
+ * with the loads (a count that differs), change nothing. */
+START_TEST(test_probe_load_window)
+{
+	const struct gs_emu_profile *pf = gs_emu_profile_find("sm_90");
+	double chain[5];
+	const uint8_t one[4] = { 1, 1, 1, 1 }, four[4] = { 4, 4, 4, 4 }, two[4] = { 2, 2, 2, 2 };
+	const uint8_t *wins[5] = { NULL, one, four, one, two };
+	size_t nwins[5] = { 0, 4, 4, 3, 4 };
+	for (int c = 0; c < 5; c++) {
+		struct tb t;
+		struct gs_emu_mem mem = { 0 };
+		struct gs_emu_blockstat st;
+		uint64_t buf;
+		ck_assert_int_eq(gs_emu_mem_alloc(&mem, 4 * 32 * 32, &buf), 0);
+		tb_init(&t, 0);
+		tb_param(&t, 8);
+		uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+		uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a[4], v[4];
+		tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 32, 0));
+		for (int i = 0; i < 4; i++) {
+			uint32_t p = tb_reg(&t, 1);
+			a[i] = tb_reg(&t, 1);
+			tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, p, base, off);
+			tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a[i], p, tb_imm(&t, 1024u * i, 1));
+		}
+		for (int i = 0; i < 4; i++) {
+			v[i] = tb_reg(&t, 0);
+			tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, v[i], a[i], 0);
+		}
+		for (int i = 0; i < 4; i++)
+			tb_mem(&t, GS_OP_ST, GS_SP_GLOBAL, v[i], a[i], 0);
+		tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+		void *args[] = { &buf };
+		tb_win = wins[c];
+		tb_nwin = nwins[c];
+		tb_probe(&t, &mem, 32, args, 65536, &st);
+		tb_win = NULL;
+		tb_nwin = 0;
+		ck_assert_int_eq((int)st.l1_miss, 4 * 32);
+		chain[c] = st.chain;
+		gs_emu_blockstat_release(&st);
+		gs_emu_mem_release(&mem);
+	}
+	ck_assert_double_eq_tol(chain[1] - chain[0], 3 * pf->lat_l2, 4);
+	ck_assert_double_eq_tol(chain[2], chain[0], 1e-9);
+	ck_assert_double_eq_tol(chain[3], chain[0], 1e-9);
+	ck_assert_double_eq_tol(chain[4] - chain[0], pf->lat_l2, 4);
 }
 END_TEST
 
@@ -1495,7 +1552,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_probe_load_window, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -7,6 +7,8 @@
  * Departure_del_uncoal 10, 4 issue cycles per warp instruction, 16 SMs at
  * 1350 MHz, 86.4 GB/s, barrier release 20 cycles, launch 5 us. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "dev/emu/emu.h"
@@ -383,6 +385,91 @@ START_TEST(test_pipes_int_on_fma)
 }
 END_TEST
 
-GS_TEST_MAIN(test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+/* ---- sass.c: load windows from the machine code ---------------------------------- */
+
+/* One 128-bit instruction: opcode, the scoreboard it releases (7: none) and
+ * the scoreboards it waits for. */
+static void sass_put(unsigned char *code, size_t i, unsigned op, unsigned wb, unsigned wait)
+{
+	unsigned char *p = code + 16 * i;
+	memset(p, 0, 16);
+	p[0] = (unsigned char)op;
+	p[1] = (unsigned char)(op >> 8 & 0xf);
+	for (unsigned b = 0; b < 3; b++)
+		p[(110 + b) >> 3] |= (unsigned char)((wb >> b & 1) << ((110 + b) & 7));
+	for (unsigned b = 0; b < 6; b++)
+		p[(116 + b) >> 3] |= (unsigned char)((wait >> b & 1) << ((116 + b) & 7));
+}
+
+#define LDG 0x981
+#define STS 0x388
+#define FFMA 0x223
+
+START_TEST(test_sass_windows)
+{
+	unsigned char code[16 * 16];
+	uint8_t *w;
+	size_t n;
+	/* a tile's loads written to one register: each store waits for the load
+	 * before it, and the next load comes after the store */
+	for (int i = 0; i < 4; i++) {
+		sass_put(code, 2 * i, LDG, 2, 0);
+		sass_put(code, 2 * i + 1, STS, 7, 1u << 2);
+	}
+	ck_assert_int_eq(gs_emu_sass_windows(code, 8 * 16, 90, &w, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(w[i], 1);
+	free(w);
+	/* four loads on four scoreboards before the first store: four in flight */
+	for (int i = 0; i < 4; i++) {
+		sass_put(code, i, LDG, 2 + i, 0);
+		sass_put(code, 4 + i, STS, 7, 1u << (2 + i));
+	}
+	ck_assert_int_eq(gs_emu_sass_windows(code, 8 * 16, 90, &w, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(w[i], 4);
+	free(w);
+	/* three in flight, the fourth after the first one's store: 3, 3, 3 and
+	 * the fourth overlaps the second and third only */
+	sass_put(code, 0, LDG, 2, 0);
+	sass_put(code, 1, LDG, 3, 0);
+	sass_put(code, 2, LDG, 4, 0);
+	sass_put(code, 3, STS, 7, 1u << 2);
+	sass_put(code, 4, LDG, 2, 0);
+	sass_put(code, 5, STS, 7, 1u << 3);
+	sass_put(code, 6, STS, 7, 1u << 4);
+	sass_put(code, 7, STS, 7, 1u << 2);
+	ck_assert_int_eq(gs_emu_sass_windows(code, 8 * 16, 90, &w, &n), 0);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(w[0], 3);
+	ck_assert_uint_eq(w[1], 3);
+	ck_assert_uint_eq(w[2], 3);
+	ck_assert_uint_eq(w[3], 3);
+	free(w);
+	/* loads sharing a scoreboard, released by one wait: all of them */
+	for (int i = 0; i < 6; i++)
+		sass_put(code, i, LDG, 5, 0);
+	sass_put(code, 6, FFMA, 7, 1u << 5);
+	ck_assert_int_eq(gs_emu_sass_windows(code, 7 * 16, 90, &w, &n), 0);
+	ck_assert_uint_eq(n, 6);
+	for (int i = 0; i < 6; i++)
+		ck_assert_uint_eq(w[i], 6);
+	free(w);
+	/* sm_75 spells LDG 0x381; 0x981 is something else there */
+	ck_assert_int_eq(gs_emu_sass_windows(code, 7 * 16, 75, &w, &n), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_ptr_null(w);
+	/* an architecture whose encoding is not known: nothing */
+	ck_assert_int_eq(gs_emu_sass_windows(code, 7 * 16, 100, &w, &n), -1);
+	ck_assert_ptr_null(w);
+	/* a truncated instruction at the end is not read */
+	ck_assert_int_eq(gs_emu_sass_windows(code, 15, 90, &w, &n), 0);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+GS_TEST_MAIN(test_sass_windows, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -37,6 +37,8 @@ struct gs_func {
 	struct gs_module *m;
 	int entry;
 	struct gs_funcattr attr;
+	uint8_t *load_window; /* sass.c; NULL: none known */
+	size_t nload_window;
 };
 
 struct gs_dev {
@@ -298,6 +300,7 @@ static void emu_module_unload(struct gs_dev *d, struct gs_module *m)
 	while (m->funcs) {
 		struct gs_func *f = m->funcs;
 		m->funcs = f->next;
+		free(f->load_window);
 		free(f);
 	}
 	gs_ptx_free(m->ptx, &d->mem);
@@ -345,6 +348,14 @@ static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry
 	f->m = m;
 	f->entry = e;
 	f->attr = *attr;
+	if (m->cubin_len &&
+	    gs_emu_cubin_windows(m->cubin, m->cubin_len, entry, &f->load_window, &f->nload_window) == 0 &&
+	    f->nload_window != gs_emu_global_loads(m->ptx, e)) {
+		/* ptxas merged or split loads: nothing to pair them with */
+		free(f->load_window);
+		f->load_window = NULL;
+		f->nload_window = 0;
+	}
 	f->next = m->funcs;
 	m->funcs = f;
 	*out = f;
@@ -546,6 +557,8 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		.prof = d->prof,
 		.mem = &d->mem,
 		.threads = d->threads,
+		.load_window = f->load_window,
+		.nload_window = f->nload_window,
 	};
 	if (d->sample)
 		return sampled_launch(d, f, &l, &o);
@@ -627,11 +640,11 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 			 "\"bound\":\"%s\",\"sm_ms\":%.6g,\"l2_ms\":%.6g,"
 			 "\"dram_ms\":%.6g,\"block_issue\":%.6g,"
 			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"block_fetch\":%.6g,"
-			 "\"loop_bytes\":%.6g,\"waves\":%d,"
+			 "\"loop_bytes\":%.6g,\"load_window\":%.3g,\"waves\":%d,"
 			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d",
 			 v->bound, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz, v->per_block_issue,
 			 v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
-			 v->loop_bytes, v->waves, v->l1_hit, v->l2_hit, d->sample);
+			 v->loop_bytes, v->load_window, v->waves, v->l1_hit, v->l2_hit, d->sample);
 		free(*counters);
 		*counters = NULL;
 	}

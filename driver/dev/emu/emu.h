@@ -19,7 +19,7 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-4"
+#define GS_EMU_MODEL_REV "interval-5"
 
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
@@ -238,6 +238,8 @@ struct gs_emu_blockstat {
 	uint32_t loop_ins;       /* PTX instructions from the first to the last that some warp
 				  * issued again (the loops' span) */
 	double loop_share;       /* their share of the block's issued warp instructions */
+	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
+	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
 };
 void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
 
@@ -258,6 +260,11 @@ struct gs_emu_launch {
 	struct gs_emu_blockstat *stats;
 	int l1_bytes;
 	int blocks_per_sm;          /* resident with it: the issue that covers its latency */
+	/* per ld.global of the entry, in code order, the global loads a warp
+	 * keeps in flight with it in ptxas's code (sass.c); NULL: as the PTX
+	 * allows */
+	const uint8_t *load_window;
+	size_t nload_window;
 };
 
 enum {
@@ -292,6 +299,19 @@ size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned b
 double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_EMU_NCLASS],
 			  int *pipe);
 
+/* sass.c: per LDG of the code, in address order, the most global loads in
+ * flight while it is (its window, 1 to 255).  -1 for an architecture whose
+ * encoding is not known here; 0 otherwise, *win malloc'd (NULL when the code
+ * has no LDG). */
+int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t **win,
+			size_t *nwin);
+/* The ld.global instructions of a module's entry (probe.c), which the
+ * windows pair with when there are as many. */
+size_t gs_emu_global_loads(const struct gs_ptx_module *m, int entry);
+/* The same for `entry` of a cubin. */
+int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
+			 size_t *nwin);
+
 /* Cycles a scheduler loses per instruction of a loop of loop_bytes of code
  * to instruction fetch, with warps_per_sched warps on it (icache.c). */
 double gs_emu_fetch_excess(const struct gs_emu_profile *p, double loop_bytes,
@@ -310,6 +330,9 @@ struct gs_emu_interval {
 	double l1_hit, l2_hit;      /* hit rates of loads */
 	double l2_bytes, dram_bytes;
 	int waves, blocks_per_sm;
+	double load_window;         /* the global loads ptxas's code keeps in flight with
+				     * each issued one, on average (sass.c; 16: as many
+				     * as the PTX allows), 0: not known */
 	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "fetch", "latency", "l2",
 				     * "dram", "dram latency" */
 };

@@ -62,7 +62,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
 	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
 	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0, exposed = 0;
-	double loop_ins = 0, loop_share = 0;
+	double loop_ins = 0, loop_share = 0, win_sum = 0, win_loads = 0;
 	memset(out, 0, sizeof(*out));
 	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
 		return -1;
@@ -81,6 +81,8 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		exposed += w * b->exposed;
 		loop_ins += w * (double)b->loop_ins;
 		loop_share += w * b->loop_share;
+		win_sum += w * b->win_sum;
+		win_loads += w * (double)b->win_loads;
 		/* the longest chain of the sample sets the pace of a wave: blocks
 		 * of one wave wait for the slowest */
 		if (b->chain > chain) {
@@ -88,6 +90,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 			misses = b->chain_misses;
 		}
 	}
+	out->load_window = win_loads > 0 ? win_sum / win_loads : 0;
 	/* per block of the grid */
 	int pipe = 0;
 	for (int c = 0; c < GS_EMU_NCLASS; c++) {

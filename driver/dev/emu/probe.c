@@ -30,9 +30,17 @@
  *     share of the issued instructions that were in loops, for the
  *     instruction-fetch term (icache.c).
  *
+ *   - the loads ptxas keeps in flight: where the kernel's machine code
+ *     lets a global load overlap only w-1 others (sass.c: its window w, the
+ *     loads of a tile written to one register under a register cap), it
+ *     issues no earlier than the warp's w-th previous global load's value
+ *     is ready, the consumer of that value having to read it before the
+ *     register is written again.
+ *
  * Registers are PTX's virtual ones, so the dependencies are the program's
- * own; ptxas's register reuse and its scheduling across basic blocks
- * (unrolling that PTX does not show) are not seen.  Everything is per block
+ * own; ptxas's register reuse (but for the load windows) and its
+ * scheduling across basic blocks (unrolling that PTX does not show) are
+ * not seen.  Everything is per block
  * and in the block's own deterministic order, so the observations do not
  * depend on host threads. */
 #include "dev/emu/exec_int.h"
@@ -69,7 +77,28 @@ struct gs_xprobe {
 	const struct gs_ins *code;
 	uint32_t *issues;
 	size_t ncode;
+	/* load windows: each code index's window (0: none), and per warp the
+	 * ready times of its last RING global loads */
+	uint8_t *win;
+	double *lready;
+	uint32_t *lnm;
+	unsigned *lcount;
+	double win_sum;
+	uint64_t win_loads;
 };
+
+#define RING 16
+
+size_t gs_emu_global_loads(const struct gs_ptx_module *m, int entry)
+{
+	size_t n = 0;
+	if (entry < 0 || (size_t)entry >= m->nfuncs)
+		return 0;
+	const struct gs_ptx_func *f = &m->funcs[entry];
+	for (int32_t pc = f->pc0; pc < f->pc1; pc++)
+		n += m->code[pc].op == GS_OP_LD && m->code[pc].sub == GS_SP_GLOBAL;
+	return n;
+}
 
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 {
@@ -97,6 +126,22 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
+	if (x->l->load_window && x->l->nload_window == gs_emu_global_loads(x->m, x->l->entry)) {
+		p->win = calloc(p->ncode ? p->ncode : 1, 1);
+		p->lready = calloc((size_t)p->nwarps * RING, sizeof(*p->lready));
+		p->lnm = calloc((size_t)p->nwarps * RING, sizeof(*p->lnm));
+		p->lcount = calloc(p->nwarps, sizeof(*p->lcount));
+		if (!p->win || !p->lready || !p->lnm || !p->lcount) {
+			gs_x_probe_free(p);
+			return NULL;
+		}
+		size_t k = 0;
+		for (int32_t pc = x->f->pc0; pc < x->f->pc1; pc++)
+			if (p->code[pc].op == GS_OP_LD && p->code[pc].sub == GS_SP_GLOBAL) {
+				uint8_t w = x->l->load_window[k++];
+				p->win[pc] = w < RING ? w : 0;
+			}
+	}
 	if (!p->issues || !p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
 		gs_x_probe_free(p);
 		return NULL;
@@ -119,6 +164,10 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->age);
 	free(p->sect);
 	free(p->issues);
+	free(p->win);
+	free(p->lready);
+	free(p->lnm);
+	free(p->lcount);
 	free(p);
 }
 
@@ -143,6 +192,10 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
 	p->iv_smem = p->iv_sectors = 0;
 	memset(p->issues, 0, p->ncode * sizeof(*p->issues));
+	if (p->lcount)
+		memset(p->lcount, 0, p->nwarps * sizeof(*p->lcount));
+	p->win_sum = 0;
+	p->win_loads = 0;
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -272,6 +325,17 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		if (p->ready[k] > t) {
 			t = p->ready[k];
 			nm = p->nm[k];
+		}
+	}
+	if (p->win && pc < p->ncode && in->op == GS_OP_LD && in->sub == GS_SP_GLOBAL) {
+		p->win_sum += p->win[pc] ? p->win[pc] : RING;
+		p->win_loads++;
+	}
+	if (p->win && pc < p->ncode && p->win[pc] && p->lcount[wi] >= p->win[pc]) {
+		size_t k = (size_t)wi * RING + (p->lcount[wi] - p->win[pc]) % RING;
+		if (p->lready[k] > t) {
+			t = p->lready[k];
+			nm = p->lnm[k];
 		}
 	}
 	if (t >= p->clk[wi]) {
@@ -430,6 +494,11 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 		int nd = dests(in, d);
 		for (int i = 0; i < nd; i++)
 			set_dest(p, d[i], p->pt + lat, nm);
+		if (p->lcount && space == 1) {
+			size_t k = (size_t)p->cw * RING + p->lcount[p->cw]++ % RING;
+			p->lready[k] = p->pt + lat;
+			p->lnm[k] = nm;
+		}
 	}
 }
 
@@ -480,6 +549,8 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	}
 	out->loop_ins = lo == SIZE_MAX ? 0 : (uint32_t)(hi - lo + 1);
 	out->loop_share = all ? (double)loop / (double)all : 0;
+	out->win_sum = p->win_sum;
+	out->win_loads = p->win_loads;
 	if (p->ns)
 		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
 	size_t k = 0;

@@ -1,0 +1,120 @@
+/* sass.c — how many global loads a warp keeps in flight, read from the
+ * machine code ptxas made for the kernel (the cubin's .text.<entry>).
+ *
+ * The PTX the emulator executes names a fresh virtual register for every
+ * load, so its dependency chains (probe.c) let all the loads of a basic
+ * block be in flight at once.  ptxas may not: under a register cap it can
+ * give the loads of a tile the same destination register, and then each
+ * load waits for the consumer of the one before (results/matvec-sass-h100.txt:
+ * matvec at 32 registers keeps one load in flight per warp where the
+ * 40-register build keeps four, and runs 1.8 times longer on an H100).  The
+ * PTX cannot say when ptxas will do that; its output can.
+ *
+ * What is read of each 128-bit instruction (sm_70 to sm_90; Jia et al.,
+ * "Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking",
+ * 2018, Sec. 2, and checked on NVRTC 13 cubins for sm_75 to sm_90):
+ *
+ *   bits 0..11     the opcode: LDG is 0x381 up to sm_75, 0x981 from sm_80;
+ *   bits 110..112  the scoreboard a variable-latency instruction releases
+ *                  when its result is written (7: none);
+ *   bits 116..121  the scoreboards an instruction waits for before it issues.
+ *
+ * Walking the code in address order, a load is in flight from its issue
+ * until the first instruction that waits for its scoreboard.  A load's
+ * window is the most loads in flight at any time during its own flight,
+ * itself included: the loads it can overlap with.  Branches are not
+ * followed (a loop's loads are seen once, as one iteration of it), and
+ * DEPBAR's partial waits are not decoded, so a window can only come out
+ * too wide, never too narrow: the model then overlaps as the PTX says.
+ *
+ * The windows come in code order, one per LDG.  probe.c pairs them with the
+ * PTX's ld.global instructions in their order, and only when the counts
+ * agree. */
+#include "dev/emu/emu.h"
+#include "gen/gen.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_SB 7
+
+static unsigned bits(const unsigned char *p, unsigned lo, unsigned n)
+{
+	unsigned v = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned b = lo + i;
+		v |= (unsigned)(p[b >> 3] >> (b & 7) & 1) << i;
+	}
+	return v;
+}
+
+int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t **win, size_t *nwin)
+{
+	unsigned ldg;
+	*win = NULL;
+	*nwin = 0;
+	if (arch >= 70 && arch < 80)
+		ldg = 0x381;
+	else if (arch >= 80 && arch <= 90)
+		ldg = 0x981;
+	else
+		return -1; /* encodings not checked here */
+	size_t n = len / 16, nl = 0;
+	for (size_t i = 0; i < n; i++)
+		nl += bits(code + 16 * i, 0, 12) == ldg;
+	if (!nl)
+		return 0;
+	uint8_t *w = calloc(nl, 1);
+	unsigned *sb = malloc(nl * sizeof(*sb));
+	size_t *pending = malloc(nl * sizeof(*pending));
+	if (!w || !sb || !pending) {
+		free(w);
+		free(sb);
+		free(pending);
+		return -1;
+	}
+	size_t np = 0, k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *in = code + 16 * i;
+		unsigned wait = bits(in, 116, 6);
+		if (wait) {
+			size_t j = 0;
+			for (size_t q = 0; q < np; q++)
+				if (!(wait >> sb[pending[q]] & 1))
+					pending[j++] = pending[q];
+			np = j;
+		}
+		if (bits(in, 0, 12) != ldg)
+			continue;
+		unsigned s = bits(in, 110, 3);
+		w[k] = 1;
+		if (s == NO_SB) { /* nothing waits for it: it overlaps everything */
+			w[k++] = UINT8_MAX;
+			continue;
+		}
+		sb[k] = s;
+		pending[np++] = k++;
+		for (size_t q = 0; q < np; q++)
+			if (w[pending[q]] < np)
+				w[pending[q]] = np < UINT8_MAX ? (uint8_t)np : UINT8_MAX;
+	}
+	free(sb);
+	free(pending);
+	*win = w;
+	*nwin = nl;
+	return 0;
+}
+
+int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
+			 size_t *nwin)
+{
+	const unsigned char *code;
+	size_t n;
+	char err[128];
+	*win = NULL;
+	*nwin = 0;
+	if (gs_cubin_code(cubin, len, entry, &code, &n, err, sizeof err) < 0)
+		return -1;
+	return gs_emu_sass_windows(code, n, gs_cubin_arch(cubin, len), win, nwin);
+}
