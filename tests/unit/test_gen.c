@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dev/validate.h"
+#include "dev/emu/emu.h"
 #include "gen/gen.h"
 #include "harness.h"
 #include "util/util.h"
@@ -592,6 +593,27 @@ static int same(const struct gs_resources *a, const struct gs_resources *b)
 	       a->const_bytes == b->const_bytes;
 }
 
+/* The kernel's code, when found, lies inside the file, and its load
+ * windows (dev/emu/sass.c) can be read from it whatever it holds. */
+static void code_inside(const unsigned char *p, size_t len)
+{
+	const unsigned char *code;
+	size_t n, nwin;
+	uint8_t *win;
+	char err[256];
+
+	if (gs_cubin_code(p, len, "matmul", &code, &n, err, sizeof err) < 0) {
+		ck_assert_msg(strncmp(err, "cubin: ", 7) == 0, "%s", err);
+		return;
+	}
+	ck_assert(code >= p && n <= len && (size_t)(code - p) <= len - n);
+	if (gs_emu_sass_windows(code, n, 90, &win, &nwin) == 0) {
+		for (size_t i = 0; i < nwin; i++)
+			ck_assert_uint_ge(win[i], 1);
+		free(win);
+	}
+}
+
 START_TEST(test_every_truncation_fails_cleanly)
 {
 	size_t len = 0, cut, failed = 0, headers_end;
@@ -630,6 +652,7 @@ START_TEST(test_every_truncation_fails_cleanly)
 		}
 		if (cut < headers_end)
 			ck_assert_msg(rc == -1, "cut %zu of %zu parsed", cut, len);
+		code_inside(cut ? p : NULL, cut);
 		free(p);
 	}
 	ck_assert_uint_ge(failed, headers_end);
@@ -686,6 +709,7 @@ START_TEST(test_random_byte_flips_never_crash)
 			bad++;
 		}
 		gs_cubin_arch(p, len);
+		code_inside(p, len);
 		free(p);
 	}
 	ck_assert_uint_gt(bad, 0);
