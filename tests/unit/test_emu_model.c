@@ -263,30 +263,58 @@ END_TEST
 /* The interval model's loaded latency: one block per SM whose chain is
  * DRAM latency in part.  Without misses on the chain the time is the larger
  * of the SM and DRAM bounds; with them, DRAM's queue stretches the waiting
- * part of the chain: the larger root of t^2 - (S + D) t + (S - W) D. */
+ * part of the chain.  With one server that is the M/M/1 queue, the larger
+ * root of t^2 - (S + D) t + (S - W) D; with the H100's eight (fitted to
+ * scripts/bench/ubench/loaded.cu) Sakasegawa's M/M/c approximation. */
 START_TEST(test_interval_loaded_latency)
 {
-	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
-	ck_assert_ptr_nonnull(p);
-	unsigned grid[3] = { (unsigned)p->sms, 1, 1 }, block[3] = { 32, 1, 1 };
+	const struct gs_emu_profile *h100 = gs_emu_profile_find("sm_90");
+	ck_assert_ptr_nonnull(h100);
+	ck_assert_int_eq(h100->dram_servers, 8);
+	/* the same device with one server: the M/M/1 queue, in closed form */
+	struct gs_emu_profile one = *h100;
+	one.dram_servers = 0;
+	const struct gs_emu_profile *ps[2] = { &one, h100 };
+	unsigned grid[3] = { (unsigned)h100->sms, 1, 1 }, block[3] = { 32, 1, 1 };
 	struct gs_emu_occ occ = { .blocks_per_sm = 1 };
-	double hz = p->clock_mhz * 1e6, w = 1;
-	for (int with_misses = 0; with_misses < 2; with_misses++) {
-		struct gs_emu_blockstat st = { 0 };
-		st.chain = 10000;
-		st.chain_misses = with_misses ? 10 : 0;
-		/* every sector read once: all of the L2 traffic goes to DRAM */
-		st.l1_miss = st.nsectors = 2000;
-		struct gs_emu_interval iv;
-		ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
-		double d = (double)p->sms * 2000 * 32 / (p->dram_bw_gbs * 1e9) * hz;
-		double s = 10000 + st.chain_misses * (p->mem_latency - p->lat_l2);
-		double wait = st.chain_misses * p->mem_latency;
-		double want = (s + d + sqrt((s + d) * (s + d) - 4 * (s - wait) * d)) / 2;
-		ck_assert_double_eq_tol(iv.t_dram, d, 1e-6);
-		ck_assert_double_eq_tol(iv.cycles, with_misses ? want : (s > d ? s : d), 1e-6);
-		ck_assert(!with_misses || iv.cycles > s + 0.5 * d);
+	double hz = h100->clock_mhz * 1e6, w = 1, t[2];
+	for (int k = 0; k < 2; k++) {
+		const struct gs_emu_profile *p = ps[k];
+		for (int with_misses = 0; with_misses < 2; with_misses++) {
+			struct gs_emu_blockstat st = { 0 };
+			st.chain = 10000;
+			st.chain_misses = with_misses ? 10 : 0;
+			/* every sector read once: all of the L2 traffic goes to DRAM */
+			st.l1_miss = st.nsectors = 2000;
+			struct gs_emu_interval iv;
+			ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+			double d = (double)p->sms * 2000 * 32 / (p->dram_bw_gbs * 1e9) * hz;
+			double s = 10000 + st.chain_misses * (p->mem_latency - p->lat_l2);
+			double wait = st.chain_misses * p->mem_latency;
+			ck_assert_double_eq_tol(iv.t_dram, d, 1e-6);
+			if (!with_misses) {
+				ck_assert_double_eq_tol(iv.cycles, s > d ? s : d, 1e-6);
+				continue;
+			}
+			double c = k ? 8 : 1, rho = d / iv.cycles;
+			double q = pow(rho, sqrt(2 * (c + 1)) - 1) / (c * (1 - rho));
+			/* the time is the root of t = (s - W) + W (1 + Q(d / t)) */
+			ck_assert_double_eq_tol(iv.cycles, (s - wait) + wait * (1 + q), 1e-6 * iv.cycles);
+			if (!k) {
+				double want = (s + d + sqrt((s + d) * (s + d) - 4 * (s - wait) * d)) / 2;
+				ck_assert_double_eq_tol(iv.cycles, want, 1e-6 * want);
+			}
+			ck_assert(iv.cycles > s && iv.cycles > d);
+			t[k] = iv.cycles;
+		}
 	}
+	/* eight servers wait less than one at the same load */
+	ck_assert(t[1] < t[0]);
+	/* the queue against the H100's loaded latencies (loaded.cu): at 71, 86
+	 * and 91% of the bandwidth, 1.14, 1.53 and 2.04 times the idle wait */
+	const double rho[3] = { 2336.0 / 3286, 2814.0 / 3286, 2994.0 / 3286 }, want[3] = { 1.14, 1.53, 2.04 };
+	for (int i = 0; i < 3; i++)
+		ck_assert_double_eq_tol(1 + pow(rho[i], sqrt(18) - 1) / (8 * (1 - rho[i])), want[i], 0.01);
 }
 END_TEST
 

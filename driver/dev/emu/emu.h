@@ -19,7 +19,7 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-5"
+#define GS_EMU_MODEL_REV "interval-6"
 
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
@@ -55,6 +55,8 @@ struct gs_emu_profile {
 	double clock_mhz;        /* shader clock */
 	double mem_bw_gbs;       /* DRAM bandwidth, GB/s, the specification's */
 	double dram_bw_gbs;      /* what streaming kernels reach (interval model) */
+	int dram_servers;        /* servers of DRAM's queue in the loaded-latency
+				  * model (interval.c); 0: one, an M/M/1 queue */
 	int warp_size;
 	int max_threads_block, max_threads_sm, max_blocks_sm, max_warps_sm;
 	int regs_sm, regs_block, max_regs_thread;

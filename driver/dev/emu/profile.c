@@ -43,6 +43,7 @@ static const struct field {
 	{ "clock_mhz", F_DBL, OFF(clock_mhz), 0, 1 },
 	{ "mem_bw_gbs", F_DBL, OFF(mem_bw_gbs), 0, 1 },
 	{ "dram_bw_gbs", F_DBL, OFF(dram_bw_gbs), 0, 0 },
+	{ "dram_servers", F_INT, OFF(dram_servers), 0, 0 },
 	{ "warp_size", F_INT, OFF(warp_size), 0, 1 },
 	{ "max_threads_block", F_INT, OFF(max_threads_block), 0, 1 },
 	{ "max_threads_sm", F_INT, OFF(max_threads_sm), 0, 1 },
