@@ -21,34 +21,28 @@
 
 static const int M = 65536, N = 2048;
 
-template <int TW>
-__global__ void tile_smem(const float *A, float *y, int bs)
+// SMEM: through shared memory with barriers, else summed in registers
+template <int TW, bool SMEM>
+__global__ void tile(const float *A, float *y, int bs)
 {
-	extern __shared__ float tile[];
+	extern __shared__ float tile_[];
 	const int t = threadIdx.x;
 	const float *a = A + (size_t)blockIdx.x * bs * N;
 	float sum = 0;
 	for (int k = 0; k < N / TW; k++) {
 #pragma unroll 4
-		for (int e = t; e < bs * TW; e += bs)
-			tile[(e / TW) * (TW + 1) + e % TW] = a[(size_t)(e / TW) * N + k * TW + e % TW];
-		__syncthreads();
-		sum += tile[t * (TW + 1) + (k & (TW - 1))];
-		__syncthreads();
-	}
-	y[blockIdx.x * bs + t] = sum;
-}
-
-template <int TW>
-__global__ void tile_reg(const float *A, float *y, int bs)
-{
-	const int t = threadIdx.x;
-	const float *a = A + (size_t)blockIdx.x * bs * N;
-	float sum = 0;
-	for (int k = 0; k < N / TW; k++) {
-#pragma unroll 4
-		for (int e = t; e < bs * TW; e += bs)
-			sum += a[(size_t)(e / TW) * N + k * TW + e % TW];
+		for (int e = t; e < bs * TW; e += bs) {
+			float v = a[(size_t)(e / TW) * N + k * TW + e % TW];
+			if (SMEM)
+				tile_[(e / TW) * (TW + 1) + e % TW] = v;
+			else
+				sum += v;
+		}
+		if (SMEM) {
+			__syncthreads();
+			sum += tile_[t * (TW + 1) + (k & (TW - 1))];
+			__syncthreads();
+		}
 	}
 	y[blockIdx.x * bs + t] = sum;
 }
@@ -60,14 +54,14 @@ static float run(bool smem, int bs, const float *A, float *y)
 	CK(cudaEventCreate(&a));
 	CK(cudaEventCreate(&b));
 	size_t sh = (size_t)bs * (TW + 1) * sizeof(float);
-	CK(cudaFuncSetAttribute(tile_smem<TW>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+	CK(cudaFuncSetAttribute(tile<TW, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
 	std::vector<float> ms;
 	for (int r = 0; r < 7; r++) {
 		CK(cudaEventRecord(a));
 		if (smem)
-			tile_smem<TW><<<M / bs, bs, sh>>>(A, y, bs);
+			tile<TW, true><<<M / bs, bs, sh>>>(A, y, bs);
 		else
-			tile_reg<TW><<<M / bs, bs>>>(A, y, bs);
+			tile<TW, false><<<M / bs, bs>>>(A, y, bs);
 		CK(cudaEventRecord(b));
 		CK(cudaEventSynchronize(b));
 		float t;
