@@ -356,7 +356,7 @@ int gs_cubin_arch(const void *cubin, size_t len)
 }
 
 int gs_cubin_code(const void *cubin, size_t len, const char *entry, const unsigned char **code,
-		  size_t *n, char *err, size_t errlen)
+		  size_t *n, int *arch, char *err, size_t errlen)
 {
 	struct elf e = { 0 };
 	const struct section *text;
@@ -377,6 +377,7 @@ int gs_cubin_code(const void *cubin, size_t len, const char *entry, const unsign
 	}
 	*code = e.p + text->offset;
 	*n = (size_t)text->size;
+	*arch = arch_of(&e);
 	rc = 0;
 done:
 	elf_close(&e);

@@ -94,10 +94,10 @@ struct gs_resources {
  * the cubin does not record them. */
 int gs_cubin_resources(const void *cubin, size_t len, const char *entry, struct gs_resources *r,
 		       char *err, size_t errlen);
-/* The machine code of `entry` (its .text.<entry> section, inside the cubin):
- * 0, or -1 with a message in err. */
+/* The machine code of `entry` (its .text.<entry> section, inside the cubin)
+ * and the architecture it is for: 0, or -1 with a message in err. */
 int gs_cubin_code(const void *cubin, size_t len, const char *entry, const unsigned char **code,
-		  size_t *n, char *err, size_t errlen);
+		  size_t *n, int *arch, char *err, size_t errlen);
 /* The cubin's real architecture (90 for sm_90), or -1 if it is no CUDA ELF. */
 int gs_cubin_arch(const void *cubin, size_t len);
 /* Fill registers/spills/smem of `entry` from a ptxas -v log (NVRTC's log with

@@ -600,9 +600,10 @@ static void code_inside(const unsigned char *p, size_t len)
 	const unsigned char *code;
 	size_t n, nwin;
 	uint8_t *win;
+	int arch;
 	char err[256];
 
-	if (gs_cubin_code(p, len, "matmul", &code, &n, err, sizeof err) < 0) {
+	if (gs_cubin_code(p, len, "matmul", &code, &n, &arch, err, sizeof err) < 0) {
 		ck_assert_msg(strncmp(err, "cubin: ", 7) == 0, "%s", err);
 		return;
 	}

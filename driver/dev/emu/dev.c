@@ -348,14 +348,8 @@ static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry
 	f->m = m;
 	f->entry = e;
 	f->attr = *attr;
-	if (m->cubin_len &&
-	    gs_emu_cubin_windows(m->cubin, m->cubin_len, entry, &f->load_window, &f->nload_window) == 0 &&
-	    f->nload_window != gs_emu_global_loads(m->ptx, e)) {
-		/* ptxas merged or split loads: nothing to pair them with */
-		free(f->load_window);
-		f->load_window = NULL;
-		f->nload_window = 0;
-	}
+	if (m->cubin_len)
+		gs_emu_cubin_windows(m->cubin, m->cubin_len, entry, &f->load_window, &f->nload_window);
 	f->next = m->funcs;
 	m->funcs = f;
 	*out = f;

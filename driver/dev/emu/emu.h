@@ -262,8 +262,9 @@ struct gs_emu_launch {
 	struct gs_emu_blockstat *stats;
 	int l1_bytes;
 	int blocks_per_sm;          /* resident with it: the issue that covers its latency */
-	/* per ld.global of the entry, in code order, the global loads a warp
-	 * keeps in flight with it in ptxas's code (sass.c); NULL: as the PTX
+	/* per LDG of the entry's machine code, in code order, the global loads
+	 * a warp keeps in flight with it (sass.c); the probe pairs them with
+	 * the entry's ld.global when there are as many.  NULL: as the PTX
 	 * allows */
 	const uint8_t *load_window;
 	size_t nload_window;
@@ -307,9 +308,6 @@ double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_E
  * has no LDG). */
 int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t **win,
 			size_t *nwin);
-/* The ld.global instructions of a module's entry (probe.c), which the
- * windows pair with when there are as many. */
-size_t gs_emu_global_loads(const struct gs_ptx_module *m, int entry);
 /* The same for `entry` of a cubin. */
 int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
 			 size_t *nwin);

@@ -28,8 +28,7 @@
  *     warp ran again), cold paths between them included, since the fetch
  *     brings in what lies between (results/ubench-icache-h100.txt), and the
  *     share of the issued instructions that were in loops, for the
- *     instruction-fetch term (icache.c).
- *
+ *     instruction-fetch term (icache.c);
  *   - the loads ptxas keeps in flight: where the kernel's machine code
  *     lets a global load overlap only w-1 others (sass.c: its window w, the
  *     loads of a tile written to one register under a register cap), it
@@ -77,8 +76,8 @@ struct gs_xprobe {
 	const struct gs_ins *code;
 	uint32_t *issues;
 	size_t ncode;
-	/* load windows: each code index's window (0: none), and per warp the
-	 * ready times of its last RING global loads */
+	/* load windows (pair_windows), and per warp the ready times of its
+	 * last RING global loads */
 	uint8_t *win;
 	double *lready;
 	uint32_t *lnm;
@@ -87,17 +86,36 @@ struct gs_xprobe {
 	uint64_t win_loads;
 };
 
+/* Load windows are kept up to RING - 1; a window of RING or more does not
+ * bind (the PTX's own overlap). */
 #define RING 16
 
-size_t gs_emu_global_loads(const struct gs_ptx_module *m, int entry)
+/* Pairs the launch's load windows with the entry's ld.global instructions
+ * in code order: p->win[pc] is the window of the load at pc, capped at
+ * RING, 0 for any other instruction.  No windows (p->win NULL) when the
+ * counts differ: ptxas merged, split or unrolled loads.  -1: out of memory. */
+static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 {
-	size_t n = 0;
-	if (entry < 0 || (size_t)entry >= m->nfuncs)
+	const uint8_t *lw = x->l->load_window;
+	size_t k = 0, n = x->l->nload_window;
+	p->win = calloc(p->ncode ? p->ncode : 1, 1);
+	if (!p->win)
+		return -1;
+	for (int32_t pc = x->f->pc0; pc < x->f->pc1; pc++)
+		if (p->code[pc].op == GS_OP_LD && p->code[pc].sub == GS_SP_GLOBAL) {
+			if (k < n)
+				p->win[pc] = lw[k] < RING ? lw[k] : RING;
+			k++;
+		}
+	if (k != n) {
+		free(p->win);
+		p->win = NULL;
 		return 0;
-	const struct gs_ptx_func *f = &m->funcs[entry];
-	for (int32_t pc = f->pc0; pc < f->pc1; pc++)
-		n += m->code[pc].op == GS_OP_LD && m->code[pc].sub == GS_SP_GLOBAL;
-	return n;
+	}
+	p->lready = calloc((size_t)p->nwarps * RING, sizeof(*p->lready));
+	p->lnm = calloc((size_t)p->nwarps * RING, sizeof(*p->lnm));
+	p->lcount = calloc(p->nwarps, sizeof(*p->lcount));
+	return p->lready && p->lnm && p->lcount ? 0 : -1;
 }
 
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
@@ -126,23 +144,11 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
-	if (x->l->load_window && x->l->nload_window == gs_emu_global_loads(x->m, x->l->entry)) {
-		p->win = calloc(p->ncode ? p->ncode : 1, 1);
-		p->lready = calloc((size_t)p->nwarps * RING, sizeof(*p->lready));
-		p->lnm = calloc((size_t)p->nwarps * RING, sizeof(*p->lnm));
-		p->lcount = calloc(p->nwarps, sizeof(*p->lcount));
-		if (!p->win || !p->lready || !p->lnm || !p->lcount) {
-			gs_x_probe_free(p);
-			return NULL;
-		}
-		size_t k = 0;
-		for (int32_t pc = x->f->pc0; pc < x->f->pc1; pc++)
-			if (p->code[pc].op == GS_OP_LD && p->code[pc].sub == GS_SP_GLOBAL) {
-				uint8_t w = x->l->load_window[k++];
-				p->win[pc] = w < RING ? w : 0;
-			}
-	}
 	if (!p->issues || !p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
+		gs_x_probe_free(p);
+		return NULL;
+	}
+	if (x->l->load_window && pair_windows(p, x) < 0) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -327,15 +333,16 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			nm = p->nm[k];
 		}
 	}
-	if (p->win && pc < p->ncode && in->op == GS_OP_LD && in->sub == GS_SP_GLOBAL) {
-		p->win_sum += p->win[pc] ? p->win[pc] : RING;
+	unsigned lw = p->win && pc < p->ncode ? p->win[pc] : 0;
+	if (lw) {
+		p->win_sum += lw;
 		p->win_loads++;
-	}
-	if (p->win && pc < p->ncode && p->win[pc] && p->lcount[wi] >= p->win[pc]) {
-		size_t k = (size_t)wi * RING + (p->lcount[wi] - p->win[pc]) % RING;
-		if (p->lready[k] > t) {
-			t = p->lready[k];
-			nm = p->lnm[k];
+		if (lw < RING && p->lcount[wi] >= lw) {
+			size_t k = (size_t)wi * RING + (p->lcount[wi] - lw) % RING;
+			if (p->lready[k] > t) {
+				t = p->lready[k];
+				nm = p->lnm[k];
+			}
 		}
 	}
 	if (t >= p->clk[wi]) {

@@ -29,7 +29,7 @@
  *
  * The windows come in code order, one per LDG.  probe.c pairs them with the
  * PTX's ld.global instructions in their order, and only when the counts
- * agree. */
+ * agree (pair_windows). */
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
 
@@ -111,10 +111,11 @@ int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8
 {
 	const unsigned char *code;
 	size_t n;
+	int arch;
 	char err[128];
 	*win = NULL;
 	*nwin = 0;
-	if (gs_cubin_code(cubin, len, entry, &code, &n, err, sizeof err) < 0)
+	if (gs_cubin_code(cubin, len, entry, &code, &n, &arch, err, sizeof err) < 0)
 		return -1;
-	return gs_emu_sass_windows(code, n, gs_cubin_arch(cubin, len), win, nwin);
+	return gs_emu_sass_windows(code, n, arch, win, nwin);
 }
