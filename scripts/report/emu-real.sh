@@ -3,16 +3,17 @@
 # results/emu/<space>-emu-sm_90-real.db and -run.txt, with the CPU the run
 # took (perf stat's task-clock: gsearch, its compile threads and its worker).
 #
-#   scripts/report/emu-real.sh [GSEARCH [SPACE ...]]     (all eight by default)
+#   scripts/report/emu-real.sh [GSEARCH [SPACE ...]]     (every spaces/*.space by default)
 #
-# Each store is made afresh.  Its compile cache loses PTX and cubins
-# afterwards to keep the repository small; registers and results stay, and
-# `gsearch compile` regenerates a variant.  Then run make-report.sh.
+# Needs perf and the sqlite3 shell.  Each store is made afresh.  Its compile
+# cache loses PTX and cubins afterwards to keep the repository small;
+# registers and results stay, and `gsearch compile` regenerates a variant.
+# Then run make-report.sh.
 set -eu
 g=${1:-build/gsearch}
 [ $# -gt 0 ] && shift
-spaces=${*:-matmul mri-q mri-fhd sad conv2d matvec reduction regthread}
-for s in $spaces; do
+[ $# -gt 0 ] || set -- $(cd spaces && ls *.space | sed 's/\.space$//')
+for s in "$@"; do
 	db=results/emu/$s-emu-sm_90-real.db
 	out=results/emu/$s-emu-sm_90-real-run.txt
 	rm -f "$db" "$db-wal" "$db-shm"
