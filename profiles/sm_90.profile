@@ -15,6 +15,16 @@ clock_mhz = 1980             # [SPEC] [H100] maximum SM clock, that of the 67 TF
 mem_bw_gbs = 3350            # [SPEC] HBM3
 dram_bw_gbs = 3286           # [H100] loaded.cu: 528 blocks of 256 threads, 4 float4 loads in flight each
 dram_servers = 8               # [H100] loaded.cu: the loaded latency below 95% of the bandwidth
+# [H100] spread.cu, a lone chase beside 8 streaming blocks: DRAM latency / its mean at these
+# percentiles (spread.c; results/ubench-spread-h100.txt)
+dram_spread.p5 = 0.784
+dram_spread.p10 = 0.796
+dram_spread.p25 = 0.831
+dram_spread.p50 = 1.026
+dram_spread.p75 = 1.102
+dram_spread.p90 = 1.190
+dram_spread.p95 = 1.354
+dram_spread.p99 = 1.607
 warp_size = 32
 max_threads_block = 1024     # [PG]
 max_threads_sm = 2048        # [PG]

@@ -29,7 +29,7 @@
 struct tb {
 	struct gs_ptx_module m;
 	struct gs_ptx_func f;
-	struct gs_ins code[64];
+	struct gs_ins code[192];
 	struct gs_slot slots[32];
 	uint64_t psize[4], poff[4];
 	uint32_t cnext, rnext;
@@ -250,6 +250,8 @@ static int tb_bps;
 /* load windows the probed launch is given (sass.c), NULL: none */
 static const uint8_t *tb_win;
 static size_t tb_nwin;
+/* the probed launch's profile, NULL: sm_90 */
+static const struct gs_emu_profile *tb_prof;
 
 static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, void **args,
 		     int l1_bytes, struct gs_emu_blockstat *st)
@@ -259,8 +261,8 @@ static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, voi
 	char err[256];
 	struct gs_emu_launch l = {
 		.mod = &t->m, .entry = 0, .grid = { 1, 1, 1 }, .block = { threads, 1, 1 },
-		.args = args, .prof = gs_emu_profile_find("sm_90"), .mem = mem, .threads = 1,
-		.only = &only, .nonly = 1, .stats = st, .l1_bytes = l1_bytes,
+		.args = args, .prof = tb_prof ? tb_prof : gs_emu_profile_find("sm_90"), .mem = mem,
+		.threads = 1, .only = &only, .nonly = 1, .stats = st, .l1_bytes = l1_bytes,
 		.blocks_per_sm = tb_bps, .load_window = tb_win, .nload_window = tb_nwin,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
@@ -406,6 +408,77 @@ START_TEST(test_probe_load_window)
 	ck_assert_double_eq_tol(chain[2], chain[0], 1e-9);
 	ck_assert_double_eq_tol(chain[3], chain[0], 1e-9);
 	ck_assert_double_eq_tol(chain[4] - chain[0], pf->lat_l2, 4);
+}
+END_TEST
+
+/* The DRAM latency's spread (spread.c): W warps, each step a warp load
+ * whose lanes touch k lines, the value stored to shared memory, a barrier.
+ * Each step waits for the slowest of W x k draws, so the path's misses
+ * weigh STEPS times the expected maximum of W x k of the table's weights:
+ * 1 for one draw, more for two, and the same for 4 warps of one line as
+ * for one warp of 4 lines.  Without a spread every miss weighs 1. */
+#define SPREAD_STEPS 48
+static double spread_misses(unsigned warps, unsigned k)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_blockstat st;
+	uint64_t buf;
+	ck_assert_int_eq(gs_emu_mem_alloc(&mem, (size_t)SPREAD_STEPS * 8192, &buf), 0);
+	tb_init(&t, 32 * 16 * 4);
+	tb_param(&t, 8);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a = tb_reg(&t, 1);
+	uint32_t s = tb_reg(&t, 0);
+	/* thread i reads the float at 4 k i: 32 / k lanes a line */
+	tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 4 * k, 0));
+	tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+	tb_ins(&t, GS_OP_MUL32, GS_EMU_INT, s, tid, tb_imm(&t, 4, 0));
+	for (int i = 0; i < SPREAD_STEPS; i++) {
+		uint32_t v = tb_reg(&t, 0);
+		tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, v, a, 0)->imm = 8192 * i;
+		tb_mem(&t, GS_OP_ST, GS_SP_SHARED, v, s, 1);
+		tb_ins(&t, GS_OP_BAR, GS_EMU_BARRIER, GS_NONE, GS_NONE, GS_NONE);
+	}
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	void *args[] = { &buf };
+	tb_probe(&t, &mem, 32 * warps, args, 65536, &st);
+	ck_assert_int_eq((int)st.l1_miss, SPREAD_STEPS * warps * 4 * k);
+	double nm = st.chain_misses;
+	gs_emu_blockstat_release(&st);
+	gs_emu_mem_release(&mem);
+	return nm;
+}
+
+START_TEST(test_probe_spread)
+{
+	const struct gs_emu_profile *pf = gs_emu_profile_find("sm_90");
+	double tab[GS_EMU_SPREAD_N];
+	ck_assert_int_eq(gs_emu_spread_table(pf, tab), 1);
+	/* the expected maximum of n draws from the (ascending) table */
+	double e[17] = { 0 };
+	for (int n = 1; n <= 16; n++)
+		for (int i = 0; i < GS_EMU_SPREAD_N; i++)
+			e[n] += tab[i] * (pow((i + 1.0) / GS_EMU_SPREAD_N, n) -
+					  pow((double)i / GS_EMU_SPREAD_N, n));
+	ck_assert_double_eq_tol(e[1], 1, 1e-9);
+	ck_assert(e[2] > 1.1 && e[4] > e[2] + 0.1 && e[16] > e[4] + 0.1);
+	double m11 = spread_misses(1, 1) / SPREAD_STEPS, m12 = spread_misses(1, 2) / SPREAD_STEPS;
+	double m14 = spread_misses(1, 4) / SPREAD_STEPS, m41 = spread_misses(4, 1) / SPREAD_STEPS;
+	double m161 = spread_misses(16, 1) / SPREAD_STEPS;
+	ck_assert_double_eq_tol(m11, e[1], 0.1 * e[1]);
+	ck_assert_double_eq_tol(m12, e[2], 0.1 * e[2]);
+	ck_assert_double_eq_tol(m14, e[4], 0.1 * e[4]);
+	ck_assert_double_eq_tol(m41, e[4], 0.1 * e[4]);
+	ck_assert_double_eq_tol(m161, e[16], 0.1 * e[16]);
+	ck_assert(m11 < m12 && m12 < m14 && m14 < m161 && m41 < m161);
+	struct gs_emu_profile flat = *pf;
+	memset(flat.dram_spread, 0, sizeof flat.dram_spread);
+	ck_assert_int_eq(gs_emu_spread_table(&flat, tab), 0);
+	tb_prof = &flat;
+	ck_assert_double_eq_tol(spread_misses(1, 2), SPREAD_STEPS, 1e-9);
+	ck_assert_double_eq_tol(spread_misses(4, 4), SPREAD_STEPS, 1e-9);
+	tb_prof = NULL;
 }
 END_TEST
 
@@ -1552,7 +1625,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_probe_load_window, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_probe_load_window, test_probe_spread, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -19,7 +19,7 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-6"
+#define GS_EMU_MODEL_REV "interval-7"
 
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
@@ -57,6 +57,8 @@ struct gs_emu_profile {
 	double dram_bw_gbs;      /* what streaming kernels reach (interval model) */
 	int dram_servers;        /* servers of DRAM's queue in the loaded-latency
 				  * model (interval.c); 0: one, an M/M/1 queue */
+	double dram_spread[8];   /* DRAM latency / its mean at the 5, 10, 25, 50, 75, 90, 95
+				  * and 99th percentiles (spread.c); 0: every access the mean */
 	int warp_size;
 	int max_threads_block, max_threads_sm, max_blocks_sm, max_warps_sm;
 	int regs_sm, regs_block, max_regs_thread;
@@ -92,6 +94,16 @@ struct gs_emu_profile {
 					  * and 16 warps per scheduler */
 };
 #define GS_EMU_FETCH_W 4
+
+/* spread.c: the DRAM latency's spread.  GS_EMU_SPREAD_N equally likely
+ * weights of a miss's DRAM latency, averaging 1; 0 when the profile gives
+ * no spread (tab untouched). */
+#define GS_EMU_SPREAD_Q 8
+#define GS_EMU_SPREAD_BITS 10
+#define GS_EMU_SPREAD_N (1 << GS_EMU_SPREAD_BITS)
+int gs_emu_spread_table(const struct gs_emu_profile *p, double *tab);
+/* One of the table's weights, chosen by a hash of key. */
+double gs_emu_spread_draw(const double *tab, uint64_t key);
 
 /* The profiles: NULL-terminated, in a fixed order (the compiled-in ones,
  * then others found in the profile directory, by name).  Loaded on first
@@ -228,7 +240,8 @@ struct gs_emu_blockstat {
 	struct gs_emu_counters c;
 	double chain;            /* cycles of the block's longest warp, issued in order with
 				  * every result waiting for its inputs (L1 misses at lat.l2) */
-	double chain_misses;     /* L1-missing loads on that longest path */
+	double chain_misses;     /* L1-missing loads on that longest path, each weighted by
+				  * its DRAM latency's draw (spread.c; 1 without a spread) */
 	double exposed;          /* cycles of latency that blocks_per_sm blocks' issue does not
 				  * cover, summed over the block's barrier intervals */
 	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */

@@ -51,16 +51,24 @@ struct gs_xprobe {
 	const struct gs_emu_profile *p;
 	unsigned nwarps, nreg;
 	double *ready;       /* nwarps x nreg: when each register's value is ready */
-	uint32_t *nm;        /* L1 misses on the path to it */
+	double *nm;          /* L1 misses on the path to it, each weighted by its draw */
 	double *clk;         /* each warp's latest issue */
 	double *bbs;         /* when its basic block began */
 	unsigned *slot;      /* instructions it issued in that block */
-	uint32_t *bnm;       /* L1 misses on the path to the block's start */
-	uint32_t *wnm;
+	double *bnm;         /* L1 misses on the path to the block's start */
+	double *wnm;
+	/* A path's length is its cycles t plus its misses nm times dram, the
+	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
+	 * if every miss went to DRAM (how many do is known only when the
+	 * grid's footprint is, interval.c). */
+	double dram;
+	/* the DRAM latency's spread (spread.c), NULL: none; the block's draws */
+	double *spread;
+	uint64_t seed, ndraw;
 	/* the instruction being executed */
 	unsigned cw;
 	double pt;
-	uint32_t pnm;
+	double pnm;
 	const struct gs_ins *pin;
 	/* L1 */
 	uint64_t *tag, *age, tick;
@@ -80,7 +88,7 @@ struct gs_xprobe {
 	 * last RING global loads */
 	uint8_t *win;
 	double *lready;
-	uint32_t *lnm;
+	double *lnm;
 	unsigned *lcount;
 	double win_sum;
 	uint64_t win_loads;
@@ -126,6 +134,13 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->p = x->l->prof;
 	p->nwarps = x->nwarps;
 	p->nreg = x->m->rf_bytes / 128 + 1;
+	if (p->p && p->p->mem_latency > p->p->lat_l2)
+		p->dram = p->p->mem_latency - p->p->lat_l2;
+	if (p->p && (p->spread = malloc(GS_EMU_SPREAD_N * sizeof(*p->spread))) &&
+	    !gs_emu_spread_table(p->p, p->spread)) {
+		free(p->spread);
+		p->spread = NULL;
+	}
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->nm = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->nm));
@@ -174,6 +189,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->lready);
 	free(p->lnm);
 	free(p->lcount);
+	free(p->spread);
 	free(p);
 }
 
@@ -190,6 +206,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	memset(p->tag, 0xff, (size_t)p->sets * p->assoc * sizeof(*p->tag));
 	memset(p->age, 0, (size_t)p->sets * p->assoc * sizeof(*p->age));
 	p->tick = 0;
+	p->seed = x->block;
+	p->ndraw = 0;
 	p->l1_hit = p->l1_miss = p->st = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
@@ -234,7 +252,7 @@ static unsigned reg(const struct gs_xprobe *p, uint32_t off)
 	return off == GS_NONE ? UINT32_MAX : (off >> 7) < p->nreg ? off >> 7 : UINT32_MAX;
 }
 
-static void set_dest(struct gs_xprobe *p, uint32_t off, double t, uint32_t nm)
+static void set_dest(struct gs_xprobe *p, uint32_t off, double t, double nm)
 {
 	unsigned r = reg(p, off);
 	if (r == UINT32_MAX)
@@ -316,8 +334,8 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	 * block to have issued */
 	int ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
 	double t = p->bbs[wi] + ++p->slot[wi];
-	uint32_t nm = p->bnm[wi];
-	if (ends && p->clk[wi] + 1 > t) {
+	double nm = p->bnm[wi], dram = p->dram;
+	if (ends && p->clk[wi] + 1 + p->wnm[wi] * dram > t + nm * dram) {
 		t = p->clk[wi] + 1;
 		nm = p->wnm[wi];
 	}
@@ -328,7 +346,7 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		if (r == UINT32_MAX)
 			continue;
 		size_t k = (size_t)wi * p->nreg + r;
-		if (p->ready[k] > t) {
+		if (p->ready[k] + p->nm[k] * dram > t + nm * dram) {
 			t = p->ready[k];
 			nm = p->nm[k];
 		}
@@ -339,13 +357,13 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		p->win_loads++;
 		if (lw < RING && p->lcount[wi] >= lw) {
 			size_t k = (size_t)wi * RING + (p->lcount[wi] - lw) % RING;
-			if (p->lready[k] > t) {
+			if (p->lready[k] + p->lnm[k] * dram > t + nm * dram) {
 				t = p->lready[k];
 				nm = p->lnm[k];
 			}
 		}
 	}
-	if (t >= p->clk[wi]) {
+	if (t + nm * dram >= p->clk[wi] + p->wnm[wi] * dram) {
 		p->clk[wi] = t;
 		p->wnm[wi] = nm;
 	}
@@ -432,6 +450,27 @@ static void footprint_add(struct gs_xprobe *p, const uint64_t *sec, unsigned u)
 	}
 }
 
+/* The DRAM weight of a warp load whose L1 misses are the sorted sectors
+ * sec[0..n): it completes with the last of the lines they lie in, so the
+ * largest of a draw per line (spread.c); 1 without a spread, 0 for no
+ * miss. */
+static double miss_weight(struct gs_xprobe *p, const uint64_t *sec, unsigned n)
+{
+	if (!n)
+		return 0;
+	if (!p->spread)
+		return 1;
+	double w = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (i && sec[i] >> 2 == sec[i - 1] >> 2) /* 4 sectors a 128-byte line */
+			continue;
+		double d = gs_emu_spread_draw(p->spread, p->seed << 32 ^ p->ndraw++);
+		if (d > w)
+			w = d;
+	}
+	return w;
+}
+
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size)
 {
@@ -497,7 +536,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	}
 	if (in) {
 		double lat = miss ? pf->lat_l2 : pf->lat_l1;
-		uint32_t nm = p->pnm + (miss ? 1 : 0);
+		double nm = p->pnm + miss_weight(p, sec, miss);
 		int nd = dests(in, d);
 		for (int i = 0; i < nd; i++)
 			set_dest(p, d[i], p->pt + lat, nm);
@@ -513,9 +552,9 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 {
 	struct gs_xprobe *p = x->pr;
 	double t = 0;
-	uint32_t nm = 0;
+	double nm = 0, dram = p->dram;
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (x->w[i].state == GS_XW_BAR && p->clk[i] > t) {
+		if (x->w[i].state == GS_XW_BAR && p->clk[i] + p->wnm[i] * dram > t + nm * dram) {
 			t = p->clk[i];
 			nm = p->wnm[i];
 		}
@@ -534,7 +573,7 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	struct gs_xprobe *p = x->pr;
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (p->clk[i] > out->chain) {
+		if (p->clk[i] + p->wnm[i] * p->dram > out->chain + out->chain_misses * p->dram) {
 			out->chain = p->clk[i];
 			out->chain_misses = p->wnm[i];
 		}

@@ -44,6 +44,14 @@ static const struct field {
 	{ "mem_bw_gbs", F_DBL, OFF(mem_bw_gbs), 0, 1 },
 	{ "dram_bw_gbs", F_DBL, OFF(dram_bw_gbs), 0, 0 },
 	{ "dram_servers", F_INT, OFF(dram_servers), 0, 0 },
+	{ "dram_spread.p5", F_DBL, OFF(dram_spread[0]), 0, 0 },
+	{ "dram_spread.p10", F_DBL, OFF(dram_spread[1]), 0, 0 },
+	{ "dram_spread.p25", F_DBL, OFF(dram_spread[2]), 0, 0 },
+	{ "dram_spread.p50", F_DBL, OFF(dram_spread[3]), 0, 0 },
+	{ "dram_spread.p75", F_DBL, OFF(dram_spread[4]), 0, 0 },
+	{ "dram_spread.p90", F_DBL, OFF(dram_spread[5]), 0, 0 },
+	{ "dram_spread.p95", F_DBL, OFF(dram_spread[6]), 0, 0 },
+	{ "dram_spread.p99", F_DBL, OFF(dram_spread[7]), 0, 0 },
 	{ "warp_size", F_INT, OFF(warp_size), 0, 1 },
 	{ "max_threads_block", F_INT, OFF(max_threads_block), 0, 1 },
 	{ "max_threads_sm", F_INT, OFF(max_threads_sm), 0, 1 },
@@ -239,6 +247,16 @@ int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, 
 	     p->l1_bytes < p->l1_line * p->l1_assoc || !p->dram_bw_gbs || !p->l2_bw_gbs || !p->l1_bw))
 		return perr(err, errlen, line, "a cache or issue figure of the interval model is 0 "
 			    "or too small%s", "");
+	int nq = 0;
+	for (int i = 0; i < GS_EMU_SPREAD_Q; i++)
+		nq += p->dram_spread[i] > 0;
+	if (nq && nq < GS_EMU_SPREAD_Q)
+		return perr(err, errlen, line, "dram_spread needs all of p5, p10, p25, p50, p75, "
+			    "p90, p95 and p99, each above 0%s", "");
+	for (int i = 1; nq && i < GS_EMU_SPREAD_Q; i++)
+		if (p->dram_spread[i] < p->dram_spread[i - 1])
+			return perr(err, errlen, line, "dram_spread's quantiles must not decrease%s",
+				    "");
 	return 0;
 }
 
