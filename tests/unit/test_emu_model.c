@@ -310,6 +310,26 @@ START_TEST(test_interval_loaded_latency)
 	}
 	/* eight servers wait less than one at the same load */
 	ck_assert(t[1] < t[0]);
+	/* A wave whose issue hides the chain at idle (16000 cycles of FFMAs
+	 * against a chain of 14120) does not hide it at 80% of DRAM's
+	 * bandwidth: the queue grows the chain past the issue, and the time
+	 * is the root of t = max(issue, chain + W Q(d / t)). */
+	{
+		struct gs_emu_blockstat st = { 0 };
+		st.chain = 10000;
+		st.chain_misses = 10;
+		st.c.warp_inst[GS_EMU_FP32] = 64000;
+		st.l1_miss = st.nsectors = 5000;
+		struct gs_emu_interval iv;
+		ck_assert_int_eq(gs_emu_interval_model(h100, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+		double s = 10000 + 10 * (h100->mem_latency - h100->lat_l2), wait = 10 * h100->mem_latency;
+		ck_assert_double_eq_tol(iv.per_block_issue, 16000, 1e-9);
+		ck_assert(s < 16000 && iv.t_dram < 16000);
+		double rho = iv.t_dram / iv.cycles, q = pow(rho, sqrt(18) - 1) / (8 * (1 - rho));
+		ck_assert(iv.cycles > 16000);
+		ck_assert_double_eq_tol(iv.cycles, s + wait * q, 1e-6 * iv.cycles);
+		ck_assert_str_eq(iv.bound, "dram latency");
+	}
 	/* the queue against the H100's loaded latencies (loaded.cu): at 71, 86
 	 * and 91% of the bandwidth, 1.14, 1.53 and 2.04 times the idle wait */
 	const double rho[3] = { 2336.0 / 3286, 2814.0 / 3286, 2994.0 / 3286 }, want[3] = { 1.14, 1.53, 2.04 };

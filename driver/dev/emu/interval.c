@@ -54,18 +54,62 @@
 static const char *const pipe_names[GS_EMU_NCLASS] = { "int", "fp32", "fp64", "sfu", "lsu",
 						       "ctrl", "barrier", "other" };
 
-/* The root of t = (sm - w) + w (1 + Q(d / t)) at or above max(sm, d), for
- * a queue of `servers` servers (see the caller). */
-static double loaded_time(double sm, double w, double d, int servers)
+/* The busiest SM's waves: `full` of bps blocks and one of `rest`, each as
+ * long as its blocks' issue and exposed latency (busy) or its longest
+ * chain, whichever is longer, the chain's DRAM wait grown by q, DRAM's
+ * queueing (below). */
+struct waves {
+	double thr, exposed, chain, mem_wait;
+	uint64_t full, rest, bps;
+};
+
+static double wave_time(const struct waves *w, uint64_t blocks, double q, int *latency)
 {
-	double c = servers > 1 ? servers : 1, a = sqrt(2 * (c + 1)) - 1;
-	double lo = sm > d ? sm : d, hi = sm + d + 1;
-	if (w <= 0 || d <= 0)
+	double busy = (double)blocks * w->thr + w->exposed, chain = w->chain + q * w->mem_wait;
+	if (latency)
+		*latency = (chain > busy ? chain : busy) > (double)blocks * w->thr * 1.5;
+	return chain > busy ? chain : busy;
+}
+
+static double sm_time(const struct waves *w, double q, int *latency)
+{
+	int lf = 0, lr = 0;
+	double t = 0;
+	if (w->full)
+		t += (double)w->full * wave_time(w, w->bps, q, &lf);
+	if (w->rest)
+		t += wave_time(w, w->rest, q, &lr);
+	if (latency)
+		*latency = w->full ? lf : lr;
+	return t;
+}
+
+/* DRAM's queueing at utilization rho, relative to the idle wait: an M/M/c
+ * queue of c servers by Sakasegawa's approximation (below). */
+static double queueing(double rho, int servers)
+{
+	double c = servers > 1 ? servers : 1;
+	if (rho >= 1)
+		return INFINITY;
+	return pow(rho, sqrt(2 * (c + 1)) - 1) / (c * (1 - rho));
+}
+
+/* The time t at or above `lo` where t = max(floor, SM time with the queue
+ * at DRAM's utilization d / t): the right side falls as t grows, so its
+ * one root is found by bisection. */
+static double loaded_time(const struct waves *w, double lo, double floor, double d, int servers)
+{
+	if (!(d > 0) || !(w->mem_wait > 0))
 		return lo;
+	double hi = 2 * lo + 1;
+	for (int i = 0; i < 200; i++, hi *= 2) {
+		double r = sm_time(w, queueing(d / hi, servers), NULL);
+		if ((r > floor ? r : floor) <= hi)
+			break;
+	}
 	for (int i = 0; i < 200 && hi - lo > 1e-9 * hi; i++) {
-		double t = (lo + hi) / 2, rho = d / t;
-		double rhs = rho < 1 ? (sm - w) + w * (1 + pow(rho, a) / (c * (1 - rho))) : INFINITY;
-		if (rhs > t)
+		double t = (lo + hi) / 2, r = sm_time(w, queueing(d / t, servers), NULL);
+		if ((r > floor ? r : floor) > t)
 			lo = t;
 		else
 			hi = t;
@@ -82,6 +126,8 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
 	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0, exposed = 0;
 	double loop_ins = 0, loop_share = 0, win_sum = 0, win_loads = 0;
+	/* chains are compared with every miss at DRAM's latency, as probe.c does */
+	double dram = p->mem_latency > p->lat_l2 ? p->mem_latency - p->lat_l2 : 0;
 	memset(out, 0, sizeof(*out));
 	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
 		return -1;
@@ -104,7 +150,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		win_loads += w * (double)b->win_loads;
 		/* the longest chain of the sample sets the pace of a wave: blocks
 		 * of one wave wait for the slowest */
-		if (b->chain > chain) {
+		if (b->chain + b->chain_misses * dram > chain + misses * dram) {
 			chain = b->chain;
 			misses = b->chain_misses;
 		}
@@ -154,26 +200,13 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	/* waves on the busiest SM */
 	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
 	uint64_t busiest = (nblocks + sms - 1) / sms;
-	uint64_t full = busiest / bps, rest = busiest % bps;
-	double busy = (double)bps * thr + exposed;
-	double wave = busy > chain ? busy : chain;
-	double t_sm = (double)full * wave;
-	/* the DRAM latency in the SM time: the chain's, where the chain sets it */
-	double mem_wait = misses * dram_share * p->mem_latency;
-	if (mem_wait > chain)
-		mem_wait = chain;
-	double t_wait = chain >= busy ? (double)full * mem_wait : 0;
-	int latency = full && wave > (double)bps * thr * 1.5;
-	if (rest) {
-		/* fewer blocks cover less latency: at least the full wave's exposure */
-		busy = (double)rest * thr + exposed;
-		double tail = busy > chain ? busy : chain;
-		t_sm += tail;
-		if (chain >= busy)
-			t_wait += mem_wait;
-		if (!full)
-			latency = tail > (double)rest * thr * 1.5;
-	}
+	struct waves wv = { thr, exposed, chain, 0, busiest / bps, busiest % bps, bps };
+	/* the DRAM latency on the chain, which DRAM's queue grows */
+	wv.mem_wait = misses * dram_share * p->mem_latency;
+	if (wv.mem_wait > chain)
+		wv.mem_wait = chain;
+	int latency = 0;
+	double t_sm = sm_time(&wv, 0, &latency);
 	double hz = p->clock_mhz * 1e6;
 	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
 	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
@@ -182,14 +215,13 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	if (t_l2 > out->cycles) {
 		out->cycles = t_l2;
 		snprintf(out->bound, sizeof out->bound, "l2");
-		t_wait = 0;
 	}
 	/* Loaded latency: a load waits in DRAM's queue longer the busier DRAM
-	 * is.  With the time t, DRAM is busy rho = t_dram / t of it, and a
-	 * wait W at idle becomes W (1 + Q(rho)), Q the queueing of an M/M/c
-	 * queue with c = dram_servers servers relative to the service time,
-	 * by Sakasegawa's approximation (Operations Research 1977; exact for
-	 * c = 1, where it is the M/M/1 queue's W / (1 - rho)):
+	 * is.  With the time t, DRAM is busy rho = t_dram / t of it, and the
+	 * chain's DRAM wait W at idle becomes W (1 + Q(rho)), Q the queueing
+	 * of an M/M/c queue with c = dram_servers servers relative to the
+	 * service time, by Sakasegawa's approximation (Operations Research
+	 * 1977; exact for c = 1, where it is the M/M/1 queue's W / (1 - rho)):
 	 *
 	 *   Q = rho^(sqrt(2 (c + 1)) - 1) / (c (1 - rho))
 	 *
@@ -198,16 +230,16 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	 * 1.20, 1.50 and 1.94 times the idle one at 71, 86 and 91% of the
 	 * bandwidth, which c = 8 follows (1.14, 1.53, 2.04) and M/M/1 does not
 	 * (3.5, 7.0, 11.3).
-	 * t = (t_sm - W) + W (1 + Q(t_dram / t)) is solved for its root above
-	 * max(t_sm, t_dram) by bisection (the right side falls as t grows); with
-	 * no wait (W = 0) it is max(t_sm, t_dram), the bound alone. */
-	double sm = out->cycles, t = loaded_time(sm, t_wait, t_dram, p->dram_servers);
-	if (t > out->cycles && t_dram >= sm) {
+	 * The queue grows the chain whichever term sets a wave now: a wave
+	 * whose issue hides the idle latency may not hide the loaded one.  The
+	 * time is the root of t = max(t_l2, SM time with Q(t_dram / t)) at or
+	 * above max(t_sm, t_l2, t_dram); with no DRAM wait on the chain it is
+	 * that maximum, the bounds alone. */
+	double sm = out->cycles, lo = sm > t_dram ? sm : t_dram;
+	double t = loaded_time(&wv, lo, t_l2, t_dram, p->dram_servers);
+	if (t > sm) {
 		out->cycles = t;
-		snprintf(out->bound, sizeof out->bound, "dram");
-	} else if (t > out->cycles) {
-		out->cycles = t;
-		snprintf(out->bound, sizeof out->bound, "dram latency");
+		snprintf(out->bound, sizeof out->bound, "%s", t_dram >= sm ? "dram" : "dram latency");
 	}
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
@@ -222,7 +254,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	out->l2_hit = l2_bytes > 0 ? 1 - dram_share : 0;
 	out->l2_bytes = l2_bytes;
 	out->dram_bytes = dram_bytes;
-	out->waves = (int)(full + (rest ? 1 : 0));
+	out->waves = (int)(wv.full + (wv.rest ? 1 : 0));
 	out->blocks_per_sm = occ->blocks_per_sm;
 	return 0;
 }
