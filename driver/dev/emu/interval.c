@@ -238,8 +238,16 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double sm = out->cycles, lo = sm > t_dram ? sm : t_dram;
 	double t = loaded_time(&wv, lo, t_l2, t_dram, p->dram_servers);
 	if (t > sm) {
+		/* the bound is what set the time: DRAM's bandwidth, or the loaded
+		 * chain where it outgrew the issue; else the queue only grew a
+		 * wave the issue still sets, and the bound stays */
+		uint64_t blocks = wv.full ? wv.bps : wv.rest;
+		double q = queueing(t_dram / t, p->dram_servers);
 		out->cycles = t;
-		snprintf(out->bound, sizeof out->bound, "%s", t_dram >= sm ? "dram" : "dram latency");
+		if (t_dram >= sm)
+			snprintf(out->bound, sizeof out->bound, "dram");
+		else if (wv.chain + q * wv.mem_wait >= (double)blocks * wv.thr + wv.exposed)
+			snprintf(out->bound, sizeof out->bound, "dram latency");
 	}
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
