@@ -110,6 +110,21 @@ START_TEST(test_profile_parse)
 	ck_assert_int_eq(gs_emu_profile_parse(iv, &p, err, sizeof err), -1);
 	ck_assert_msg(strstr(err, "the interval model needs it") != NULL, "%s", err);
 	free(iv);
+	/* DRAM latency's spread: all eight quantiles, not decreasing, or none */
+	static const char q8[] = "dram_spread.p5 = 0.8\ndram_spread.p10 = 0.8\ndram_spread.p25 = 0.9\n"
+				 "dram_spread.p50 = 1\ndram_spread.p75 = 1.1\ndram_spread.p90 = 1.2\n"
+				 "dram_spread.p95 = 1.3\ndram_spread.p99 = 1.6\n";
+	char buf[sizeof good + sizeof q8 + 32];
+	snprintf(buf, sizeof buf, "%s%s", good, q8);
+	ck_assert_msg(gs_emu_profile_parse(buf, &p, err, sizeof err) == 0, "%s", err);
+	ck_assert_double_eq_tol(p.dram_spread[7], 1.6, 1e-12);
+	snprintf(buf, sizeof buf, "%sdram_spread.p50 = 1\n", good);
+	ck_assert_int_eq(gs_emu_profile_parse(buf, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "dram_spread needs all of") != NULL, "%s", err);
+	snprintf(buf, sizeof buf, "%s%s", good, q8);
+	memcpy(strstr(buf, "p75 = 1.1"), "p75 = 0.1", 9);
+	ck_assert_int_eq(gs_emu_profile_parse(buf, &p, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "must not decrease") != NULL, "%s", err);
 }
 END_TEST
 
