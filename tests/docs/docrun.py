@@ -24,7 +24,8 @@ usage: docrun.py [FILE.md...]      (default: README.md docs/*.md spaces/README.m
                                     results/README.md tests/README.md)
 environment: GSEARCH (the binary, default build/gsearch), DOCS_UPDATE=1 (rewrite the
 expected output of console commands that differ), GS_RESULT (receives "passed failed"),
-DOCS_TIMEOUT (seconds per command, default 120).
+DOCS_TIMEOUT (seconds per command, default 300: the emulated device's real-size matmul
+sweep, which the docs run, takes 90 s of a 2-core machine and may share it).
 """
 
 import difflib
@@ -38,7 +39,7 @@ import sys
 import tempfile
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "120"))
+TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "300"))
 UPDATE = os.environ.get("DOCS_UPDATE", "0") not in ("", "0")
 ELLIPSIS = "..."
 # README.md, then docs/*.md, then these (whose links are checked too).
