@@ -57,6 +57,8 @@ issue.barrier = 2            # [H100] 2 cycles more per warp at a bar.sync
 issue.other = 0.5
 barrier_cycles = 13          # [H100] 14.7 for one warp, less its own 2
 launch_overhead_us = 3.7     # [H100] an empty kernel back to back (3.57 to 3.7)
+block_launch_cycles = 157    # [H100] blocks.cu: 159 to 238 SM cycles per block for blocks of 1 to
+warp_launch_cycles = 2.5     # 32 warps, empty or storing a float a thread (results/ubench-blocks-h100.txt)
 # the interval model (driver/dev/emu/interval.c)
 subpartitions = 4            # [PG] 4 schedulers per SM
 issue_per_sub = 1            # [PG] one warp instruction per scheduler and clock
@@ -69,6 +71,8 @@ lat.sfu = 22.9               # [H100] dependent __sinf (MUFU.SIN and its range r
 lat.smem = 25                # [H100] shared-memory chase 29, less the index arithmetic
 lat.l1 = 34                  # [H100] L1 chase 38.9, less the address arithmetic
 lat.l2 = 278                 # [H100] 4 MiB chase 282.7 (the far L2 partition included)
+lat.idiv32 = 126             # [H100] intdiv.cu: x = t % (x | 1) 135.3 a step, less its OR and add
+lat.idiv64 = 309             # [H100] intdiv.cu: the same in 64 bits 318.1, less the same
 l1_bytes = 262144            # [SPEC] 256 KB L1 and shared memory per SM
 l1_line = 128                # [PG] 128-byte lines of four 32-byte sectors
 l1_assoc = 4                 # (est.)

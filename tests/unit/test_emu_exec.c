@@ -482,6 +482,35 @@ START_TEST(test_probe_spread)
 }
 END_TEST
 
+/* Integer division by a register (probe.c): a chain of K dependent
+ * rem.u32 takes lat.idiv32 each, and each adds what ptxas's sequence
+ * issues beyond it: 3 instructions at the SFU's rate, 13 integer ones. */
+START_TEST(test_probe_idiv)
+{
+	const struct gs_emu_profile *pf = gs_emu_profile_find("sm_90");
+	const int k = 6;
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_blockstat st;
+	tb_init(&t, 0);
+	uint32_t x = tb_reg(&t, 0), seven = tb_imm(&t, 7, 0);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	tb_ins(&t, GS_OP_ADD32, GS_EMU_INT, x, tid, tb_imm(&t, 1000, 0));
+	for (int i = 0; i < k; i++)
+		tb_ins(&t, GS_OP_REMU32, GS_EMU_INT, x, x, seven);
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert(pf->lat_idiv32 > 100);
+	/* the add at cycle 1, the divisions after it, EXIT one cycle after */
+	ck_assert_double_eq_tol(st.chain, 1 + pf->lat[GS_EMU_INT] + (k - 1) * pf->lat_idiv32 + 1, 1e-9);
+	ck_assert_double_eq_tol(st.xinst[GS_EMU_SFU], 3 * k, 1e-12);
+	ck_assert_double_eq_tol(st.xinst[GS_EMU_INT], 13 * k, 1e-12);
+	ck_assert_uint_eq(st.c.warp_inst[GS_EMU_INT], k + 1);
+	gs_emu_blockstat_release(&st);
+	gs_emu_mem_release(&mem);
+}
+END_TEST
+
 /* The sampler: every edge of a 10 x 5 grid is represented, the weights
  * cover the grid, and a grid smaller than the sample runs whole. */
 START_TEST(test_sampler)
@@ -504,6 +533,17 @@ START_TEST(test_sampler)
 	}
 	ck_assert(corner && right && bottom && far);
 	ck_assert_double_eq_tol(sum, 50, 1e-9);
+	/* two blocks wide: no interior, 18 edge strata, a sample of 8 takes the
+	 * largest, the bulk (y and z interior) first */
+	unsigned slab[3] = { 2, 128, 512 };
+	ck_assert_int_eq((int)gs_emu_sample(slab, 8, idx, w), 8);
+	int bulk = 0;
+	for (int i = 0; i < 8; i++) {
+		unsigned y = (unsigned)(idx[i] / 2 % 128), z = (unsigned)(idx[i] / 256);
+		bulk += y > 0 && y < 127 && z > 0 && z < 511 && w[i] == 126.0 * 510;
+		ck_assert(i == 0 || w[i] <= w[i - 1]);
+	}
+	ck_assert_int_eq(bulk, 2);
 	unsigned small[3] = { 3, 2, 1 };
 	ck_assert_int_eq((int)gs_emu_sample(small, 16, idx, w), 6);
 	for (int i = 0; i < 6; i++)
@@ -1625,7 +1665,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_probe_load_window, test_probe_spread, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

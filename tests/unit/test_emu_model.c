@@ -338,6 +338,71 @@ START_TEST(test_interval_loaded_latency)
 }
 END_TEST
 
+/* The block scheduler: 1000 blocks of one warp per SM, each a few
+ * instructions, run no faster than one per block_launch_cycles +
+ * warp_launch_cycles (157 + 2.5 on the H100, blocks.cu), and the bound
+ * says so; a block of 8 warps costs 8 warp launches. */
+START_TEST(test_interval_block_launch)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_double_eq_tol(p->block_launch_cycles, 157, 1e-12);
+	ck_assert_double_eq_tol(p->warp_launch_cycles, 2.5, 1e-12);
+	unsigned grid[3] = { (unsigned)p->sms * 1000, 1, 1 }, block[3] = { 32, 1, 1 };
+	struct gs_emu_occ occ = { .blocks_per_sm = 32 };
+	struct gs_emu_blockstat st = { 0 };
+	st.c.warp_inst[GS_EMU_INT] = 10;
+	st.chain = 100;
+	double w = 1;
+	struct gs_emu_interval iv;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "launch");
+	ck_assert_double_eq_tol(iv.per_block_issue, 157 + 2.5, 1e-9);
+	ck_assert_double_eq_tol(iv.cycles, 1000 * (157 + 2.5), 1e-6);
+	block[0] = 256;
+	occ.blocks_per_sm = 8;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+	ck_assert_double_eq_tol(iv.cycles, 1000 * (157 + 8 * 2.5), 1e-6);
+	/* a block with more work than that is bound by its work */
+	st.c.warp_inst[GS_EMU_FP32] = 4000;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+	ck_assert_str_ne(iv.bound, "launch");
+	ck_assert(iv.per_block_issue > 157 + 8 * 2.5);
+}
+END_TEST
+
+/* DRAM traffic, reads and writes apart: a block that reads 1000 sectors
+ * and writes 1000 others (a copy) moves both, each up to the allocations
+ * it touched; the loads' DRAM share is the reads'. */
+START_TEST(test_interval_dram_rw)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	unsigned grid[3] = { (unsigned)p->sms * 4, 1, 1 }, block[3] = { 256, 1, 1 };
+	struct gs_emu_occ occ = { .blocks_per_sm = 8 };
+	uint64_t sec[2000];
+	for (int i = 0; i < 1000; i++) {
+		sec[i] = (uint64_t)i;
+		sec[1000 + i] = (uint64_t)(5000 + i) | GS_EMU_SECTOR_WRITTEN;
+	}
+	struct gs_emu_blockstat st = { 0 };
+	st.sectors = sec;
+	st.nsectors = 2000;
+	st.l1_miss = 1000;
+	st.st_sectors = 1000;
+	double w = 1, hz = p->clock_mhz * 1e6, bytes = 4.0 * p->sms * 1000 * 32;
+	struct gs_emu_interval iv;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, NULL, &iv), 0);
+	ck_assert_double_eq_tol(iv.dram_bytes, 2 * bytes, 1e-6);
+	ck_assert_double_eq_tol(iv.t_dram, 2 * bytes / p->dram_bw_gbs / 1e9 * hz, 1e-6 * iv.t_dram);
+	ck_assert_double_eq_tol(iv.l2_hit, 0, 1e-12);
+	/* the allocations touched cap each: 8 KB to read, 16 KB to write */
+	double cap[2] = { 8192, 16384 };
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, cap, &iv), 0);
+	ck_assert_double_eq_tol(iv.dram_bytes, 8192 + 16384, 1e-6);
+	/* the loads' misses: DRAM serves 8 KB of the reads, L2 the rest */
+	ck_assert_double_eq_tol(iv.l2_hit, 1 - 8192 / bytes, 1e-12);
+}
+END_TEST
+
 /* The fetch term (icache.c) against the H100's measured figures
  * (results/ubench-icache-h100.txt): nothing up to the scheduler's 32 KiB,
  * the measured excess a full capacity past it, half of it half way, the
@@ -518,6 +583,6 @@ START_TEST(test_sass_windows)
 }
 END_TEST
 
-GS_TEST_MAIN(test_sass_windows, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -382,14 +382,15 @@ static int emu_occupancy(struct gs_dev *d, struct gs_func *f, int block_threads,
 	return 0;
 }
 
-/* The allocations a sample touched, in bytes: what DRAM traffic cannot
- * exceed however little the cache keeps. */
-static double touched_bytes(const struct gs_dev *d, const struct gs_emu_blockstat *st, size_t n)
+/* The allocations a sample read and wrote, in bytes (out[0], out[1]): what
+ * DRAM traffic cannot exceed however little the cache keeps. */
+static void touched_bytes(const struct gs_dev *d, const struct gs_emu_blockstat *st, size_t n,
+			  double out[2])
 {
 	const struct gs_emu_mem *m = &d->mem;
 	/* an allocation counts once for its reads and once for its writes */
 	unsigned char *seen = gs_xcalloc(m->n + 1, 1);
-	double sum = 0;
+	out[0] = out[1] = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t end = 0;
 		int written = 0;
@@ -416,12 +417,11 @@ static double touched_bytes(const struct gs_dev *d, const struct gs_emu_blocksta
 			unsigned char bit = (unsigned char)(1u << written);
 			if (a < end && !(seen[lo - 1] & bit)) {
 				seen[lo - 1] |= bit;
-				sum += (double)al->size;
+				out[written] += (double)al->size;
 			}
 		}
 	}
 	free(seen);
-	return sum;
 }
 
 /* A launch at its full size, executing only a sample of its blocks and
@@ -496,7 +496,8 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	int rc = gs_emu_run(l, &c, d->err, sizeof d->err);
 	if (rc == 0) {
 		struct gs_emu_interval iv;
-		double cap = touched_bytes(d, st, n);
+		double cap[2];
+		touched_bytes(d, st, n, cap);
 		if (gs_emu_interval_model(d->prof, l->grid, l->block, o, st, w, n, cap, &iv) == 0) {
 			add_interval(d, &iv);
 			if (keyed && d->ntimed < sizeof d->timed / sizeof d->timed[0]) {

@@ -19,7 +19,7 @@
 /* The timing model's revision: part of a modeled result's identity
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times. */
-#define GS_EMU_MODEL_REV "interval-7"
+#define GS_EMU_MODEL_REV "interval-8"
 
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
@@ -77,12 +77,16 @@ struct gs_emu_profile {
 	double issue_cycles[8];  /* cycles of an SM's pipe for one warp instruction, per class */
 	double barrier_cycles;   /* cost of one bar.sync per warp */
 	double launch_overhead_us;
+	double block_launch_cycles; /* SM cycles the block scheduler takes per block ... */
+	double warp_launch_cycles;  /* ... and per warp of it (interval model); 0: no such term */
 	/* the interval model (interval.c says how each is used) */
 	int subpartitions;       /* warp schedulers per SM */
 	double issue_per_sub;    /* warp instructions a scheduler issues per clock */
 	double int_fma_lanes;    /* integer lanes per SM the FMA pipe lends (pipes.c); 0: none */
 	double lat[8];           /* dependent-issue latency per class; lat[GS_EMU_MEM] unused */
 	double lat_smem, lat_l1, lat_l2; /* load-to-use: shared, L1 hit, L2 hit */
+	double lat_idiv32, lat_idiv64; /* integer division or remainder by a register, which
+					* ptxas expands (probe.c); 0: lat.int */
 	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
 	double l1_bw;            /* L1 bytes per clock per SM */
 	double l2_bytes, l2_bw_gbs;
@@ -253,6 +257,8 @@ struct gs_emu_blockstat {
 	uint32_t loop_ins;       /* PTX instructions from the first to the last that some warp
 				  * issued again (the loops' span) */
 	double loop_share;       /* their share of the block's issued warp instructions */
+	double xinst[GS_EMU_NCLASS]; /* warp instructions ptxas's expansions of the PTX add,
+				      * per class (integer division, probe.c) */
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
 };
@@ -352,7 +358,7 @@ struct gs_emu_interval {
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
 			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
-			  double footprint_cap, struct gs_emu_interval *out);
+			  const double *cap, struct gs_emu_interval *out);
 
 /* ---- the timing model --------------------------------------------------------------- */
 

@@ -16,6 +16,9 @@
  *   chain   the block's longest warp, issued in order (probe.c), with the
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
  *           that path in the proportion L2 misses;
+ *   launch  the block scheduler's: block_launch_cycles a block and
+ *           warp_launch_cycles a warp of it, when that is longer than the
+ *           rest [H100];
  *   fetch   added to the largest of the first three: the cycles a
  *           scheduler waits for its instructions when the loops' code
  *           outgrows the instruction caches, at the resident warps per
@@ -36,7 +39,8 @@
  * tail).  The whole grid's traffic bounds the time too: L2 sectors (L1
  * load misses and every stored sector) at l2_bw_gbs, and DRAM bytes at
  * dram_bw_gbs, where DRAM bytes are the L2 traffic up to the grid's
- * footprint (distinct sectors of the sample scaled to the grid, at most the
+ * footprint (distinct sectors of each sampled block, weighted by the blocks
+ * it stands for as everything else is, scaled to the grid, at most the
  * allocations it touched): data reused through a 50 MB L2 is read from DRAM
  * once, and a written sector is written back once besides (probe.c lists it
  * apart).  The time is the largest of the SM time, the L2 time and the DRAM
@@ -120,11 +124,12 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
 			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
-			  double footprint_cap, struct gs_emu_interval *out)
+			  const double *cap, struct gs_emu_interval *out)
 {
 	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
 	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
-	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, distinct = 0, exposed = 0;
+	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, exposed = 0;
+	double distinct_r = 0, distinct_w = 0;
 	double loop_ins = 0, loop_share = 0, win_sum = 0, win_loads = 0;
 	/* chains are compared with every miss at DRAM's latency, as probe.c does */
 	double dram = p->mem_latency > p->lat_l2 ? p->mem_latency - p->lat_l2 : 0;
@@ -136,13 +141,25 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		double w = weight[i];
 		wsum += w;
 		for (int c = 0; c < GS_EMU_NCLASS; c++)
-			inst[c] += w * (double)b->c.warp_inst[c];
+			inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
 		smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
 		l1 += w * (double)(b->l1_hit + b->l1_miss);
 		hit += w * (double)b->l1_hit;
 		miss += w * (double)b->l1_miss;
 		stores += w * (double)b->st_sectors;
-		distinct += (double)b->nsectors;
+		/* the written sectors, flagged, sort last */
+		size_t lo = 0, hi = b->nsectors;
+		if (!b->sectors) /* counted, not listed: taken as read */
+			lo = hi;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (b->sectors[mid] & GS_EMU_SECTOR_WRITTEN)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		distinct_r += w * (double)lo;
+		distinct_w += w * (double)(b->nsectors - lo);
 		exposed += w * b->exposed;
 		loop_ins += w * (double)b->loop_ins;
 		loop_share += w * b->loop_share;
@@ -185,16 +202,31 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	if (fetch >= 0.5 * thr && fetch > 0)
 		sm_bound = "fetch";
 	thr += fetch;
+	/* An SM takes in a block no faster than the block scheduler gives it
+	 * one, whatever the block does (scripts/bench/ubench/blocks.cu: 159
+	 * to 238 cycles per block on the H100 for 1 to 32 warps, empty or
+	 * not).  Grids of many small blocks with little work each run at
+	 * that rate. */
+	double launch = p->block_launch_cycles + ceil(threads / 32) * p->warp_launch_cycles;
+	if (launch > thr) {
+		thr = launch;
+		sm_bound = "launch";
+	}
 
 	/* the grid's traffic: L2 sectors, DRAM bytes up to the footprint */
 	double scale = (double)nblocks / wsum;
 	double l2_sectors = (miss + stores) * scale;
 	double l2_bytes = l2_sectors * 32;
-	double footprint = distinct / (double)n * (double)nblocks * 32;
-	if (footprint_cap > 0 && footprint > footprint_cap)
-		footprint = footprint_cap;
-	double dram_bytes = l2_bytes < footprint ? l2_bytes : footprint;
-	double dram_share = l2_bytes > 0 ? dram_bytes / l2_bytes : 0;
+	double fp_r = distinct_r * scale * 32, fp_w = distinct_w * scale * 32;
+	if (cap && cap[0] > 0 && fp_r > cap[0])
+		fp_r = cap[0];
+	if (cap && cap[1] > 0 && fp_w > cap[1])
+		fp_w = cap[1];
+	double rd = miss * scale * 32, wr = stores * scale * 32;
+	double dram_r = rd < fp_r ? rd : fp_r, dram_w = wr < fp_w ? wr : fp_w;
+	double dram_bytes = dram_r + dram_w;
+	/* the share of the loads' L2 misses that DRAM serves */
+	double dram_share = rd > 0 ? dram_r / rd : 0;
 	chain += misses * dram_share * (p->mem_latency - p->lat_l2);
 
 	/* waves on the busiest SM */
@@ -259,7 +291,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	out->per_block_fetch = fetch;
 	out->loop_bytes = loop_bytes;
 	out->l1_hit = hit + miss > 0 ? hit / (hit + miss) : 0;
-	out->l2_hit = l2_bytes > 0 ? 1 - dram_share : 0;
+	out->l2_hit = rd > 0 ? 1 - dram_share : 0;
 	out->l2_bytes = l2_bytes;
 	out->dram_bytes = dram_bytes;
 	out->waves = (int)(wv.full + (wv.rest ? 1 : 0));

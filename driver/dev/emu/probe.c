@@ -92,6 +92,7 @@ struct gs_xprobe {
 	unsigned *lcount;
 	double win_sum;
 	uint64_t win_loads;
+	double xinst[GS_EMU_NCLASS]; /* expansions (idiv) */
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -220,6 +221,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 		memset(p->lcount, 0, p->nwarps * sizeof(*p->lcount));
 	p->win_sum = 0;
 	p->win_loads = 0;
+	memset(p->xinst, 0, sizeof p->xinst);
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -320,6 +322,32 @@ static int srcs(const struct gs_ins *in, uint32_t s[5])
 	}
 }
 
+/* Integer division and remainder by a register: PTX has one instruction,
+ * ptxas a sequence (NVRTC 13, sm_90, results/intdiv-sass-h100.txt): for 32
+ * bits a reciprocal on the SFU (MUFU.RCP) between two conversions (I2F,
+ * F2I), which issue at the SFU's rate, and 14 integer instructions
+ * (IMAD, IMAD.HI, IADD3, ISETP, LOP3); for 64 bits a subroutine, counted
+ * as the integer instructions that make its measured cost (31 cycles a
+ * warp on the H100's SM, scripts/bench/ubench/intdiv.cu, at 0.5 a warp
+ * instruction).  Their latency is the profile's lat.idiv32 and lat.idiv64.
+ * The tables are the instructions beyond the PTX one, per class. */
+static const double idiv32[GS_EMU_NCLASS] = { [GS_EMU_INT] = 13, [GS_EMU_SFU] = 3 };
+static const double idiv64[GS_EMU_NCLASS] = { [GS_EMU_INT] = 61, [GS_EMU_SFU] = 3 };
+
+/* 1: a 32- or 16-bit integer division or remainder, 2: a 64-bit one, else 0 */
+static int idiv(const struct gs_ins *in)
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_DIVU32: case GS_OP_DIVS32: case GS_OP_REMU32: case GS_OP_REMS32:
+	case GS_OP_DIVU16: case GS_OP_DIVS16: case GS_OP_REMU16: case GS_OP_REMS16:
+		return 1;
+	case GS_OP_DIVU64: case GS_OP_DIVS64: case GS_OP_REMU64: case GS_OP_REMS64:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
 void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in)
 {
 	struct gs_xprobe *p = x->pr;
@@ -379,9 +407,22 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	p->pnm = nm;
 	p->pin = in;
 	double lat;
+	int xd = idiv(in);
+	if (xd) {
+		/* a division's sequence, beyond the one instruction counted */
+		const double *x = xd == 2 ? idiv64 : idiv32;
+		for (int c = 0; c < GS_EMU_NCLASS; c++) {
+			p->xinst[c] += x[c];
+			p->iv_inst[c] += x[c];
+		}
+	}
 	switch (in->cls) {
 	case GS_EMU_INT: case GS_EMU_FP32: case GS_EMU_FP64: case GS_EMU_SFU:
 		lat = pf->lat[in->cls];
+		if (xd == 1 && pf->lat_idiv32 > 0)
+			lat = pf->lat_idiv32;
+		if (xd == 2 && pf->lat_idiv64 > 0)
+			lat = pf->lat_idiv64;
 		break;
 	case GS_EMU_MEM: /* a constant or parameter load unless probe_mem says otherwise */
 		lat = pf->lat_l1;
@@ -597,6 +638,7 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	out->loop_share = all ? (double)loop / (double)all : 0;
 	out->win_sum = p->win_sum;
 	out->win_loads = p->win_loads;
+	memcpy(out->xinst, p->xinst, sizeof out->xinst);
 	if (p->ns)
 		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
 	size_t k = 0;

@@ -4,7 +4,8 @@
  * Blocks at a grid's edges may do different work (partial tiles, guards
  * that turn threads off), so every dimension is split into its first
  * block, its interior and its last block, and the grid into the up to 27
- * products of those.  Each edge stratum gets one block (its middle one).
+ * products of those.  Each edge stratum gets one block (its middle one),
+ * the largest first where the sample cannot hold them all.
  * The interior stratum — the bulk of the grid — gets the rest of the sample
  * as a run of consecutive blocks from the middle of the grid: consecutive
  * blocks are the ones the hardware runs at the same time. A stratum's
@@ -41,7 +42,11 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 		}
 		return (size_t)total;
 	}
-	/* the edge strata first: one block each */
+	/* the edge strata: one block each, the largest first, so that a
+	 * sample too small for every edge leaves out the smallest (a grid
+	 * two blocks wide has no interior, and its bulk is edge strata) */
+	struct { uint64_t b, cnt; } e[27];
+	size_t ne = 0;
 	size_t interior_at = SIZE_MAX;
 	uint64_t interior_n = 0;
 	unsigned ilo[3] = { 0 }, ihi[3] = { 0 };
@@ -69,15 +74,26 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 					interior_at = 0;
 					continue;
 				}
-				if (k == n)
-					continue; /* a sample too small for every edge */
-				uint64_t b = (uint64_t)(lo[0] + (hi[0] - lo[0]) / 2) +
-					     (uint64_t)grid[0] * ((lo[1] + (hi[1] - lo[1]) / 2) +
-								  (uint64_t)grid[1] * (lo[2] + (hi[2] - lo[2]) / 2));
-				idx[k] = b;
-				weight[k] = (double)cnt;
-				k++;
+				e[ne].b = (uint64_t)(lo[0] + (hi[0] - lo[0]) / 2) +
+					  (uint64_t)grid[0] * ((lo[1] + (hi[1] - lo[1]) / 2) +
+							       (uint64_t)grid[1] * (lo[2] + (hi[2] - lo[2]) / 2));
+				e[ne].cnt = cnt;
+				ne++;
 			}
+	/* stable: equal strata keep the grid's order */
+	for (size_t i = 1; i < ne; i++)
+		for (size_t j = i; j && e[j - 1].cnt < e[j].cnt; j--) {
+			uint64_t tb = e[j].b, tc = e[j].cnt;
+			e[j] = e[j - 1];
+			e[j - 1].b = tb;
+			e[j - 1].cnt = tc;
+		}
+	size_t room = interior_n && n > 1 ? n - 1 : n;
+	for (size_t i = 0; i < ne && k < room; i++) {
+		idx[k] = e[i].b;
+		weight[k] = (double)e[i].cnt;
+		k++;
+	}
 	if (interior_at != SIZE_MAX && interior_n) {
 		size_t m = n > k ? n - k : 1;
 		if (m > interior_n)
