@@ -49,17 +49,17 @@ __global__ void strided(int n, float a, const float *x, float *y,
 		out[t] = s;
 }
 
-template <int ITEMS, int KIND>
-static float run(int n, const float *x, float *y, float *out)
+// the median of 20 launches' milliseconds, after 5 to warm up
+template <class F>
+static float median_ms(F launch)
 {
 	cudaEvent_t a, b;
 	CK(cudaEventCreate(&a));
 	CK(cudaEventCreate(&b));
-	int threads = n / ITEMS, bs = 256;
 	std::vector<float> ms;
 	for (int r = 0; r < 25; r++) {
 		CK(cudaEventRecord(a));
-		strided<ITEMS, KIND><<<(threads + bs - 1) / bs, bs>>>(n, 2.0f, x, y, out);
+		launch();
 		CK(cudaEventRecord(b));
 		CK(cudaEventSynchronize(b));
 		float t;
@@ -70,6 +70,14 @@ static float run(int n, const float *x, float *y, float *out)
 	CK(cudaGetLastError());
 	std::sort(ms.begin(), ms.end());
 	return ms[ms.size() / 2];
+}
+
+template <int ITEMS, int KIND>
+static float run(int n, const float *x, float *y, float *out)
+{
+	int threads = n / ITEMS, bs = 256;
+	return median_ms(
+		[&] { strided<ITEMS, KIND><<<(threads + bs - 1) / bs, bs>>>(n, 2.0f, x, y, out); });
 }
 
 template <int KIND>
@@ -104,23 +112,8 @@ template <int S, int R, int LOAD>
 static void lanes_row(float *y, float *out, int clk_khz, int sms)
 {
 	const int threads = 1 << 22, bs = 256;
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a));
-	CK(cudaEventCreate(&b));
-	std::vector<float> ms;
-	for (int r = 0; r < 25; r++) {
-		CK(cudaEventRecord(a));
-		lanes<S, R, LOAD><<<threads / bs, bs>>>(y, out);
-		CK(cudaEventRecord(b));
-		CK(cudaEventSynchronize(b));
-		float t;
-		CK(cudaEventElapsedTime(&t, a, b));
-		if (r >= 5)
-			ms.push_back(t);
-	}
-	CK(cudaGetLastError());
-	std::sort(ms.begin(), ms.end());
-	double t = ms[ms.size() / 2], inst = (double)threads / 32 * R / sms;
+	double t = median_ms([&] { lanes<S, R, LOAD><<<threads / bs, bs>>>(y, out); });
+	double inst = (double)threads / 32 * R / sms;
 	printf("%-5s %3d %3d %8d %9.4f %10.1f\n", LOAD ? "load" : "store", S, R,
 	       S * 4 >= 32 ? 32 : 4 * S, t, t * 1e-3 * clk_khz * 1e3 / inst);
 }
