@@ -106,6 +106,13 @@ struct gs_emu_profile {
 #define GS_EMU_SPREAD_BITS 10
 #define GS_EMU_SPREAD_N (1 << GS_EMU_SPREAD_BITS)
 int gs_emu_spread_table(const struct gs_emu_profile *p, double *tab);
+/* A DRAM access's latency beyond an L2 hit's (interval model: the chains
+ * count misses at lat.l2 and add this per miss that DRAM serves); 0 when
+ * the profile has DRAM no slower than L2. */
+static inline double gs_emu_dram_beyond_l2(const struct gs_emu_profile *p)
+{
+	return p->mem_latency > p->lat_l2 ? p->mem_latency - p->lat_l2 : 0;
+}
 /* One of the table's weights, chosen by a hash of key. */
 double gs_emu_spread_draw(const double *tab, uint64_t key);
 

@@ -67,9 +67,20 @@ struct waves {
 	uint64_t full, rest, bps;
 };
 
+/* a wave of `blocks`: its issue and exposed latency, and its chain grown by q */
+static double wave_busy(const struct waves *w, uint64_t blocks)
+{
+	return (double)blocks * w->thr + w->exposed;
+}
+
+static double wave_chain(const struct waves *w, double q)
+{
+	return w->chain + q * w->mem_wait;
+}
+
 static double wave_time(const struct waves *w, uint64_t blocks, double q, int *latency)
 {
-	double busy = (double)blocks * w->thr + w->exposed, chain = w->chain + q * w->mem_wait;
+	double busy = wave_busy(w, blocks), chain = wave_chain(w, q);
 	if (latency)
 		*latency = (chain > busy ? chain : busy) > (double)blocks * w->thr * 1.5;
 	return chain > busy ? chain : busy;
@@ -132,7 +143,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double distinct_r = 0, distinct_w = 0;
 	double loop_ins = 0, loop_share = 0, win_sum = 0, win_loads = 0;
 	/* chains are compared with every miss at DRAM's latency, as probe.c does */
-	double dram = p->mem_latency > p->lat_l2 ? p->mem_latency - p->lat_l2 : 0;
+	double dram = gs_emu_dram_beyond_l2(p);
 	memset(out, 0, sizeof(*out));
 	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
 		return -1;
@@ -227,7 +238,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double dram_bytes = dram_r + dram_w;
 	/* the share of the loads' L2 misses that DRAM serves */
 	double dram_share = rd > 0 ? dram_r / rd : 0;
-	chain += misses * dram_share * (p->mem_latency - p->lat_l2);
+	chain += misses * dram_share * dram;
 
 	/* waves on the busiest SM */
 	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
@@ -278,7 +289,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		out->cycles = t;
 		if (t_dram >= sm)
 			snprintf(out->bound, sizeof out->bound, "dram");
-		else if (wv.chain + q * wv.mem_wait >= (double)blocks * wv.thr + wv.exposed)
+		else if (wave_chain(&wv, q) >= wave_busy(&wv, blocks))
 			snprintf(out->bound, sizeof out->bound, "dram latency");
 	}
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;

@@ -135,8 +135,8 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->p = x->l->prof;
 	p->nwarps = x->nwarps;
 	p->nreg = x->m->rf_bytes / 128 + 1;
-	if (p->p && p->p->mem_latency > p->p->lat_l2)
-		p->dram = p->p->mem_latency - p->p->lat_l2;
+	if (p->p)
+		p->dram = gs_emu_dram_beyond_l2(p->p);
 	if (p->p && (p->spread = malloc(GS_EMU_SPREAD_N * sizeof(*p->spread))) &&
 	    !gs_emu_spread_table(p->p, p->spread)) {
 		free(p->spread);
@@ -254,6 +254,13 @@ static unsigned reg(const struct gs_xprobe *p, uint32_t off)
 	return off == GS_NONE ? UINT32_MAX : (off >> 7) < p->nreg ? off >> 7 : UINT32_MAX;
 }
 
+/* A path's length for comparing paths: its cycles and its misses at DRAM
+ * latency (see struct gs_xprobe). */
+static double len(const struct gs_xprobe *p, double t, double nm)
+{
+	return t + nm * p->dram;
+}
+
 static void set_dest(struct gs_xprobe *p, uint32_t off, double t, double nm)
 {
 	unsigned r = reg(p, off);
@@ -362,8 +369,8 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	 * block to have issued */
 	int ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
 	double t = p->bbs[wi] + ++p->slot[wi];
-	double nm = p->bnm[wi], dram = p->dram;
-	if (ends && p->clk[wi] + 1 + p->wnm[wi] * dram > t + nm * dram) {
+	double nm = p->bnm[wi];
+	if (ends && len(p, p->clk[wi] + 1, p->wnm[wi]) > len(p, t, nm)) {
 		t = p->clk[wi] + 1;
 		nm = p->wnm[wi];
 	}
@@ -374,7 +381,7 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		if (r == UINT32_MAX)
 			continue;
 		size_t k = (size_t)wi * p->nreg + r;
-		if (p->ready[k] + p->nm[k] * dram > t + nm * dram) {
+		if (len(p, p->ready[k], p->nm[k]) > len(p, t, nm)) {
 			t = p->ready[k];
 			nm = p->nm[k];
 		}
@@ -385,13 +392,13 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		p->win_loads++;
 		if (lw < RING && p->lcount[wi] >= lw) {
 			size_t k = (size_t)wi * RING + (p->lcount[wi] - lw) % RING;
-			if (p->lready[k] + p->lnm[k] * dram > t + nm * dram) {
+			if (len(p, p->lready[k], p->lnm[k]) > len(p, t, nm)) {
 				t = p->lready[k];
 				nm = p->lnm[k];
 			}
 		}
 	}
-	if (t + nm * dram >= p->clk[wi] + p->wnm[wi] * dram) {
+	if (len(p, t, nm) >= len(p, p->clk[wi], p->wnm[wi])) {
 		p->clk[wi] = t;
 		p->wnm[wi] = nm;
 	}
@@ -593,9 +600,9 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 {
 	struct gs_xprobe *p = x->pr;
 	double t = 0;
-	double nm = 0, dram = p->dram;
+	double nm = 0;
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (x->w[i].state == GS_XW_BAR && p->clk[i] + p->wnm[i] * dram > t + nm * dram) {
+		if (x->w[i].state == GS_XW_BAR && len(p, p->clk[i], p->wnm[i]) > len(p, t, nm)) {
 			t = p->clk[i];
 			nm = p->wnm[i];
 		}
@@ -614,7 +621,7 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	struct gs_xprobe *p = x->pr;
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (p->clk[i] + p->wnm[i] * p->dram > out->chain + out->chain_misses * p->dram) {
+		if (len(p, p->clk[i], p->wnm[i]) > len(p, out->chain, out->chain_misses)) {
 			out->chain = p->clk[i];
 			out->chain_misses = p->wnm[i];
 		}

@@ -45,7 +45,9 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 	/* the edge strata: one block each, the largest first, so that a
 	 * sample too small for every edge leaves out the smallest (a grid
 	 * two blocks wide has no interior, and its bulk is edge strata) */
-	struct { uint64_t b, cnt; } e[27];
+	struct stratum {
+		uint64_t b, cnt;
+	} e[27];
 	size_t ne = 0;
 	size_t interior_at = SIZE_MAX;
 	uint64_t interior_n = 0;
@@ -83,10 +85,9 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 	/* stable: equal strata keep the grid's order */
 	for (size_t i = 1; i < ne; i++)
 		for (size_t j = i; j && e[j - 1].cnt < e[j].cnt; j--) {
-			uint64_t tb = e[j].b, tc = e[j].cnt;
+			struct stratum tmp = e[j];
 			e[j] = e[j - 1];
-			e[j - 1].b = tb;
-			e[j - 1].cnt = tc;
+			e[j - 1] = tmp;
 		}
 	size_t room = interior_n && n > 1 ? n - 1 : n;
 	for (size_t i = 0; i < ne && k < room; i++) {

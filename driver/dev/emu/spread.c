@@ -46,7 +46,7 @@ static double quantile(const double *q, double u)
 int gs_emu_spread_table(const struct gs_emu_profile *p, double *tab)
 {
 	const double *q = p->dram_spread;
-	double dram = p->mem_latency - p->lat_l2, mean = 0;
+	double dram = gs_emu_dram_beyond_l2(p), mean = 0;
 	if (!(q[0] > 0) || !(dram > 0))
 		return 0;
 	for (int i = 0; i < GS_EMU_SPREAD_N; i++) {
