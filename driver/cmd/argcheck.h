@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
+#include "core/diag.h"
 #include "space/space.h"
 
 /* Compile the configuration with enumeration index base_index (the

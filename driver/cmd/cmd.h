@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "lang/lang.h"
+#include "core/diag.h"
+#include "space/load.h"
 
 /* Exit codes, as documented in the README. */
 enum { GS_EXIT_OK = 0, GS_EXIT_ERRORS = 1, GS_EXIT_USAGE = 2 };

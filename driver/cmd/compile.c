@@ -2,9 +2,9 @@
 #include "cmd/cmd.h"
 #include "gen/gen.h"
 #include "gen/variant.h"
-#include "lang/parse.h"
 #include "sched/compile.h"
 #include "space/enum.h"
+#include "space/parse.h"
 
 #include <errno.h>
 #include <getopt.h>

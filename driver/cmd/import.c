@@ -8,8 +8,8 @@
  * configuration on both sides; an entry is matched by its key, which Kernel
  * Tuner builds from the values as Python prints them. */
 #include "cmd/cmd.h"
+#include "interop/ktcache.h"
 #include "space/enum.h"
-#include "store/ktcache.h"
 #include "store/lock.h"
 #include "store/store.h"
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lang/expr.h"
 #include "space/space.h"
 
 /* Fill `host` (b->n elements of b->type) as the buffer's fill says:

@@ -9,6 +9,7 @@
 #ifndef GS_VARIANT_H
 #define GS_VARIANT_H
 
+#include "lang/expr.h"
 #include "space/space.h"
 
 struct gs_variant {

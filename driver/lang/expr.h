@@ -1,63 +1,17 @@
-/* expr.h — expressions: syntax trees, the compiler to bytecode, the evaluator.
+/* expr.h — the compiler from expression trees to bytecode, and the evaluator.
  *
  * An expression is parsed once into a tree (allocated in an arena that
  * outlives it), compiled once into a gs_code, and evaluated as often as the
  * enumeration needs: constraints run millions of times, so evaluation never
  * looks at text or trees.  Names are resolved at compile time to slots of an
- * environment array (`env`) owned by the caller. */
+ * environment array (`env`) owned by the caller.  The tree and bytecode
+ * types are core/expr.h's, shared with every stage. */
 #ifndef GS_EXPR_H
 #define GS_EXPR_H
 
-#include "diag.h"
-#include "lang/value.h"
-
-enum gs_ek {
-	GS_E_CONST,  /* literal: .k */
-	GS_E_NAME,   /* .name */
-	GS_E_LIST,   /* .items / .n  (tuples too) */
-	GS_E_COMP,   /* list comprehension: .a element, .fors */
-	GS_E_UNARY,  /* .op, .a */
-	GS_E_BINARY, /* .op, .a, .b */
-	GS_E_AND,    /* .a and .b */
-	GS_E_OR,     /* .a or .b */
-	GS_E_NOT,    /* not .a */
-	GS_E_CMP,    /* chained comparison: .items operands, .cmpops (n-1) */
-	GS_E_IFELSE, /* .b if .a else .c */
-	GS_E_CALL,   /* .name(items...); .kwnames per item (NULL for positional) */
-	GS_E_INDEX,  /* .a[.b] */
-	GS_E_SLICE,  /* .a[.b:.c:.d], missing parts NULL */
-};
-
-/* The deepest nesting of brackets, calls, subscripts, unary operators, 'not',
- * '**' and conditional expressions the parser accepts.  Deeper input is a
- * positioned error, so that no walk of a tree can exhaust the C stack. */
-#define GS_MAX_NESTING 200
-
-struct gs_compfor {
-	char *var;
-	struct gs_loc var_loc;
-	struct gs_expr *iter;
-	struct gs_expr **conds;
-	size_t nconds;
-};
-
-struct gs_expr {
-	uint8_t kind;
-	uint8_t op; /* token kind of the operator */
-	struct gs_loc loc;
-	struct gs_value k;
-	char *name;
-	struct gs_expr *a, *b, *c, *d;
-	struct gs_expr **items;
-	char **kwnames;
-	uint8_t *cmpops;
-	size_t n;
-	struct gs_compfor *fors;
-	size_t nfors;
-};
-
-/* The source span of a whole tree (a node's own loc is its operator). */
-struct gs_loc gs_expr_span(const struct gs_expr *e);
+#include "core/diag.h"
+#include "core/expr.h"
+#include "core/value.h"
 
 /* Builtin functions, as an X-macro: name, minimum and maximum arguments. */
 #define GS_BUILTINS(X)                                                                            \
@@ -109,21 +63,6 @@ size_t gs_builtin_names(const char **out, size_t max);
 /* Builtin constants (pi, inf, e under math.); returns 0 if found. */
 int gs_builtin_const(const char *name, struct gs_value *v);
 
-/* The bytecode. */
-struct gs_code {
-	uint32_t *ops; /* opcode in the low 8 bits, argument above */
-	struct gs_loc *locs; /* location of each op, for runtime errors */
-	size_t nops;
-	struct gs_value *consts;
-	size_t nconsts;
-	uint32_t nlocals;
-	uint32_t maxstack;
-	int *globals; /* distinct global slots read, ascending */
-	size_t nglobals;
-	unsigned type; /* static type mask of the result */
-	struct gs_arena arena; /* owns consts' strings/lists and the arrays */
-};
-
 /* Name resolution for the compiler.  Returns the global slot of `name`
  * (>= 0), or -1 if unknown (the compiler then tries builtins and reports an
  * error with suggestions).  *type receives the static type mask of the slot. */
@@ -139,11 +78,6 @@ struct gs_scope {
 struct gs_code *gs_expr_compile(const struct gs_expr *e, const struct gs_scope *sc,
 				struct gs_diag *d);
 void gs_code_free(struct gs_code *c);
-/* Is the compiled expression a constant (no global read)? */
-static inline int gs_code_is_const(const struct gs_code *c)
-{
-	return c->nglobals == 0;
-}
 
 /* The evaluator.  One per thread; holds the stack, locals and the scratch
  * arena in which temporaries live until the next gs_vm_reset. */

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "diag.h"
+#include "core/diag.h"
 
 #define GS_TOKENS(X)                                                                              \
 	X(EOF, "end of file")                                                                      \

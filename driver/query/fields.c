@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/parse.h"
+#include "core/qcols.h"
 #include "query/jsonrow.h"
-#include "query/qcols.h"
+#include "space/parse.h"
 
 /* the catalogue is GS_QCOLS (query/qcols.h); the schema that added a column
  * is in since[] below */

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "lang/value.h"
+#include "core/value.h"
 
 struct gs_jrow;
 

@@ -10,8 +10,8 @@
  * work, and no per-run times, which gsearch does not keep.  An outcome
  * that Kernel Tuner's failure name does not say on its own (wrong, crash,
  * timeout) is written beside it as gsearch_status, which the import reads. */
+#include "interop/ktcache.h"
 #include "query/query.h"
-#include "store/ktcache.h"
 
 #include <jansson.h>
 #include <sqlite3.h>

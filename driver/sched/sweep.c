@@ -2,7 +2,7 @@
  * workers, store. */
 #define _GNU_SOURCE
 #include "sched/sweep.h"
-#include "lang/lang.h"
+#include "space/load.h"
 
 #include <dirent.h>
 #include <errno.h>

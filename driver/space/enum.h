@@ -16,6 +16,7 @@
 
 #include <stdint.h>
 
+#include "lang/expr.h"
 #include "space/space.h"
 
 struct gs_enum {

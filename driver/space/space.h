@@ -1,8 +1,9 @@
 /* space.h — a checked space description: the model every later stage reads.
  *
- * Built by lang/ (parse + check) and read-only afterwards.  Everything in it
- * — names, trees, values — lives in the space's arena or is owned by the
- * space, and gs_space_free releases it all.
+ * Built by this directory's front end (load.c: parse.c, then check.c) and
+ * read-only afterwards.  Everything in it — names, trees, values — lives in
+ * the space's arena or is owned by the space, and gs_space_free releases it
+ * all.
  *
  * Environment slots: every name an expression can read is a slot of one
  * value array (the environment).  Problems come first, then parameters, lets,
@@ -13,8 +14,9 @@
 
 #include <stdint.h>
 
-#include "diag.h"
-#include "lang/expr.h"
+#include "core/diag.h"
+#include "core/expr.h"
+#include "core/value.h"
 
 /* Element types of buffers: name, C aliases, size in bytes, integer?, signed? */
 #define GS_BTYPES(X)                                                                              \

@@ -32,8 +32,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "lang/lang.h"
 #include "space/enum.h"
+#include "space/load.h"
 #include "space/space.h"
 #include "util/util.h"
 

@@ -17,9 +17,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "lang/lang.h"
 #include "query/query.h"
 #include "space/enum.h"
+#include "space/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,9 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "diag.h"
-#include "lang/lang.h"
+#include "core/diag.h"
 #include "space/enum.h"
+#include "space/load.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

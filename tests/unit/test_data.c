@@ -18,7 +18,7 @@
 
 #include "dev/data.h"
 #include "harness.h"
-#include "lang/lang.h"
+#include "space/load.h"
 #include "util/util.h"
 
 /* --- helpers ----------------------------------------------------------------- */

@@ -19,8 +19,8 @@
 #include "gen/variant.h"
 #include "harness.h"
 #include "lang/expr.h"
-#include "lang/lang.h"
 #include "space/enum.h"
+#include "space/load.h"
 #include "util/util.h"
 
 static int env_on(const char *name)

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "lang/lang.h"
 #include "space/enum.h"
+#include "space/load.h"
 #include "space/space.h"
 #include "util/util.h"
 

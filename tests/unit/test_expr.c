@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "lang/lang.h"
+#include "space/load.h"
 #include "space/space.h"
 #include "util/util.h"
 

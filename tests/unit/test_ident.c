@@ -13,9 +13,9 @@
 
 #include "gen/variant.h"
 #include "harness.h"
-#include "lang/lang.h"
 #include "sched/ident.h"
 #include "space/enum.h"
+#include "space/load.h"
 #include "util/util.h"
 
 static const char BASE[] =

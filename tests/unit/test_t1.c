@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "core/diag.h"
 #include "harness.h"
-#include "lang/lang.h"
+#include "space/load.h"
 #include "util/util.h"
 
 /* The space text for `json` (caller frees); *rc gets gs_t1_to_space's

@@ -1,7 +1,8 @@
 /* qcols.h — the names a sweep's results answer to, shared by the query
  * layer (which reads them) and the space checker (which keeps parameters
  * and metrics off them, so that `--where time_ms < 1`, a metric and an
- * export column each mean one thing).
+ * export column each mean one thing).  Both include it from core/, which
+ * lies below the two (see core/diag.h).
  *
  * GS_QCOLS(X) is the query catalogue: X(name, SQL, header, unit, type,
  * table (0 result, 1 config, 2 variant), more is better).  The type uses

@@ -1,5 +1,5 @@
 /* diag.c — collecting and printing positioned diagnostics. */
-#include "diag.h"
+#include "core/diag.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -33,8 +33,8 @@
  * null, is an error naming its JSON path (null in an optional field means
  * not given, as Kernel Tuner writes it).  Strings are ASCII, as the space
  * language's are. */
-#include "lang/lang.h"
-#include "query/qcols.h"
+#include "core/qcols.h"
+#include "space/load.h"
 #include "space/space.h"
 
 #include <ctype.h>

@@ -3,7 +3,10 @@
  * A gs_value is 16 bytes, passed by value.  Strings, lists and ranges point
  * into an arena: temporaries live in the evaluator's scratch arena and die at
  * its next reset; values that must last (domains, problem constants) are
- * copied into the space's arena with gs_value_persist. */
+ * copied into the space's arena with gs_value_persist.
+ *
+ * In core/ (see core/diag.h): the parser, the evaluator, the reports and the
+ * Kernel Tuner reader all hold values. */
 #ifndef GS_VALUE_H
 #define GS_VALUE_H
 

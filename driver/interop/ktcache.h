@@ -11,7 +11,12 @@
  * metrics.  A failure is a name in place of a value (`"time":
  * "CompilationFailedConfig"`, or `"__error__": ...`).  Kernel Tuner appends
  * entries while it tunes, so a file cut short (no closing braces, a
- * trailing comma) is read as Kernel Tuner reads it.  Plain or gzip'd. */
+ * trailing comma) is read as Kernel Tuner reads it.  Plain or gzip'd.
+ *
+ * interop/ holds the readers of other tools' files that nothing below the
+ * commands needs: `import` and `query export --kt-cache` use this one.  The T1
+ * reader is not here: the space loader (space/load.c) translates T1 files,
+ * so space/t1.c stays below it. */
 #ifndef GS_KTCACHE_H
 #define GS_KTCACHE_H
 

@@ -1,4 +1,9 @@
-/* lang.h — front end of the space language: lex, parse, check.
+/* load.h — the front end of space descriptions: read, parse, check.
+ *
+ * The space language's statements are parsed (parse.c) and checked
+ * (check.c) here, beside the gs_space they build, on the lexer, compiler and
+ * evaluator of the expression language (lang/).  T1 JSON is translated into
+ * the space language first (t1.c), so both formats share one checker.
  *
  * gs_space_load reads a space file (the space language, or T1 JSON when the
  * file name ends in .json or the text starts with '{') and returns the space,
@@ -6,12 +11,12 @@
  * returns a space even after errors, because the diagnostics point into the
  * sources the space owns: print them, then gs_space_free.  NULL only when the
  * file could not be read. */
-#ifndef GS_LANG_H
-#define GS_LANG_H
+#ifndef GS_SPACE_LOAD_H
+#define GS_SPACE_LOAD_H
 
 #include <stddef.h>
 
-#include "diag.h"
+#include "core/diag.h"
 
 struct gs_space;
 

@@ -1,4 +1,5 @@
-/* parse.h — internal interface between the parser and the checker. */
+/* parse.h — interface between the parser and the checker, and the parser of
+ * a lone expression (a --where filter, a template hole). */
 #ifndef GS_PARSE_H
 #define GS_PARSE_H
 

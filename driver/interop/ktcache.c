@@ -1,5 +1,5 @@
 /* ktcache.c — reading Kernel Tuner cache files (see ktcache.h). */
-#include "store/ktcache.h"
+#include "interop/ktcache.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "lang/value.h"
+#include "core/value.h"
 
 static const struct {
 	const char *failure, *status;

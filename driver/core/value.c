@@ -1,5 +1,5 @@
 /* value.c — construction, comparison and printing of expression values. */
-#include "lang/value.h"
+#include "core/value.h"
 
 #include <float.h>
 #include <math.h>

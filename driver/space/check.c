@@ -5,8 +5,9 @@
  * and lets; a metric also the measured figures).  Each compiled constraint
  * and let gets a level: the index of the last parameter it depends on, so
  * that enumeration checks it as soon as that parameter is bound. */
-#include "lang/lang.h"
-#include "lang/parse.h"
+#include "lang/expr.h"
+#include "space/load.h"
+#include "space/parse.h"
 
 #include <errno.h>
 #include <stdlib.h>

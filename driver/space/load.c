@@ -1,10 +1,12 @@
 /* load.c — from a file name to a checked space. */
-#include "lang/lang.h"
-#include "lang/parse.h"
-#include "query/qcols.h"
+#include "space/load.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/qcols.h"
+#include "lang/expr.h"
+#include "space/parse.h"
 
 static int looks_like_json(const struct gs_source *src)
 {

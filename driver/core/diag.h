@@ -10,7 +10,13 @@
  * shown as a window around the caret.
  *
  * Ownership: a gs_source owns its name and text; gs_diag copies every message
- * and holds pointers to sources, which must outlive it. */
+ * and holds pointers to sources, which must outlive it.
+ *
+ * core/, not util/: util/ holds C helpers that know nothing of gsearch
+ * (buffers, arenas, hashing); core/ holds the types of gsearch that every
+ * stage shares — diagnostics, values, expressions, result-field names — as
+ * Lua keeps its in lobject.h.  Both sit below every stage, so any directory
+ * of driver/ may include them and they include nothing above util/. */
 #ifndef GS_DIAG_H
 #define GS_DIAG_H
 
