@@ -1,8 +1,8 @@
 # Makefile — builds gsearch and runs its tests.
 #
 #   make                 build/gsearch (libuv, SQLite, jansson, xxhash and zlib linked statically)
-#   make test            build, unit tests, CLI golden tests, bad-input table, emulated
-#                        sweeps, Slurm, the documentation's commands; last line
+#   make test            build, unit tests, include layers, CLI golden tests, bad-input
+#                        table, emulated sweeps, Slurm, the documentation's commands; last line
 #                        "N passed, N failed", non-zero exit status if anything failed
 #   make SAN=1 test      the same against an ASan+UBSan build in build/san/
 #   GOLDEN_UPDATE=1 make test    rewrite the expected output of the golden cases
@@ -181,7 +181,7 @@ endif
 # no result (its runner broke) counts as one failure.  The parts run in order
 # even when an earlier one fails.
 RESULTS := $(B)/test-results
-TEST_PARTS := unit $(if $(filter 1,$(SAN)),,static) cli bad emu slurm docs
+TEST_PARTS := unit $(if $(filter 1,$(SAN)),,static) layers cli bad emu slurm docs
 TEST_ENV := GSEARCH=$(CURDIR)/$(BIN) \
 	CK_FORK=yes CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-30} \
 	$(if $(filter 1,$(SAN)),CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-3}) \
@@ -196,6 +196,8 @@ ifneq ($(SAN),1)
 	@echo "== static linking"; \
 	if ( $(CHECK_STATIC_SH) ); then r="1 0"; else r="0 1"; fi; echo "$$r" > $(RESULTS)/static
 endif
+	@echo "== include layers of driver/"; \
+	GS_RESULT=$(RESULTS)/layers tests/layers.sh || true
 	@echo "== Python tools of the interoperability cases (build/pyenv, made once)"; \
 	scripts/pyenv.sh build/pyenv >/dev/null || \
 	echo "pyenv: failed; the cases that run Kernel Tuner will fail"
