@@ -18,7 +18,7 @@
 #include "query/jsonrow.h"
 #include "space/parse.h"
 
-/* the catalogue is GS_QCOLS (query/qcols.h); the schema that added a column
+/* the catalogue is GS_QCOLS (core/qcols.h); the schema that added a column
  * is in since[] below */
 #define T_NUM (GS_T(INT) | GS_T(FLOAT))
 static const struct qcol {

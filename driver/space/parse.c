@@ -2,7 +2,11 @@
  *
  * Statements are lines; expressions follow Python's grammar and precedence.
  * After an error the rest of the statement is skipped and parsing resumes at
- * the next line, so one run reports every broken line. */
+ * the next line, so one run reports every broken line.
+ *
+ * Statements and the expressions in them are parsed here, in one file, as
+ * Lua's lparser parses both: the trees go into the gs_space this directory
+ * owns, and lang/ below only lexes, compiles and evaluates them. */
 #include "space/parse.h"
 
 #include <stdlib.h>
