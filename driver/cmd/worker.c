@@ -112,53 +112,6 @@ static enum gs_t1_grid t1_grid_from_json(const char *text)
 	return g;
 }
 
-static char *result_json(const struct gs_result *r)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "status", json_string(r->status));
-#define NUM(k, v)                                                                                  \
-	if ((v) >= 0 && (v) == (v))                                                                \
-	json_object_set_new(o, k, json_real(v))
-	if (!strcmp(r->status, "ok")) {
-		NUM("time_ms", r->time_ms);
-		NUM("min_ms", r->min_ms);
-		NUM("iqr_ms", r->iqr_ms);
-		json_object_set_new(o, "reps", json_integer(r->reps));
-		json_object_set_new(o, "runs", json_integer(r->runs));
-		json_object_set_new(o, "warmups", json_integer(r->warmups));
-		NUM("ci_lo_ms", r->ci_lo_ms);
-		NUM("ci_hi_ms", r->ci_hi_ms);
-		NUM("ci_pct", r->ci_pct);
-		NUM("timed_ms", r->timed_ms);
-	}
-	if (r->blocks_per_sm > 0 || r->limiter[0]) {
-		json_object_set_new(o, "blocks_per_sm", json_integer(r->blocks_per_sm));
-		NUM("occupancy", r->occupancy);
-		json_object_set_new(o, "limiter", json_string(r->limiter));
-	}
-	NUM("energy_j", r->energy_j);
-	NUM("power_w", r->power_w);
-	NUM("sm_clock_mhz", r->sm_clock_mhz);
-	NUM("temp_c", r->temp_c);
-	NUM("max_abs_err", r->max_abs_err);
-	NUM("max_rel_err", r->max_rel_err);
-#undef NUM
-	if (r->error[0])
-		json_object_set_new(o, "error", json_string(r->error));
-	if (r->metrics_json)
-		json_object_set_new(o, "metrics", json_string(r->metrics_json));
-	if (r->counters_json)
-		json_object_set_new(o, "counters", json_string(r->counters_json));
-	if (r->modeled)
-		json_object_set_new(o, "modeled", json_true());
-	json_object_set_new(o, "registers", json_integer(r->attr.registers));
-	if (r->sticky) /* this worker exits after the result: send it nothing more */
-		json_object_set_new(o, "sticky", json_true());
-	char *s = json_dumps(o, JSON_COMPACT);
-	json_decref(o);
-	return s;
-}
-
 /* Started before its setup (sched/prespawn.h): the driver and a context
  * get ready while the supervisor still works out the sweep. */
 struct prewarm {
@@ -362,7 +315,7 @@ int gs_cmd_worker(int argc, char **argv)
 			gs_measure_config(m, env, f.s[5 + ne], f.len[5 + ne], (const char *const *)f.s + 5,
 					  ne, best_ms, &r);
 		}
-		char *rj = result_json(&r);
+		char *rj = gs_proto_result_encode(&r);
 		const char *s[3] = { "result", f.s[1], rj };
 		size_t len[3] = { 6, strlen(f.s[1]), strlen(rj) };
 		int wr = gs_frame_send(1, s, len, 3);
