@@ -14,6 +14,7 @@
 #include "gen/gen.h"
 #include "space/space.h"
 #include "sched/prespawn.h"
+#include "sched/source.h"
 #include "store/store.h"
 
 struct gs_sweep_opts {
@@ -43,6 +44,8 @@ struct gs_sweep_opts {
 	int remeasure;            /* take no result of another sweep (sched/ident.h) */
 	const char *worker_cmd;   /* test hook: program run as the worker (default: this binary) */
 	struct gs_prespawned *pre; /* a worker already started for one GPU (prespawn.h), or NULL */
+	struct gs_sched_source *source;  /* where the configurations come from (source.h); NULL: the
+				   * enumeration of shard_i of shard_n.  The sweep releases it. */
 };
 
 /* Results a run took from one other sweep. */
