@@ -605,30 +605,34 @@ static void sweep_opts(struct gs_sweep_opts *so, const struct gs_space *sp,
 {
 	const struct devices *dv = &su->dv;
 	*so = (struct gs_sweep_opts){
+		/* the space, as the workers load it */
 		.space_path = a->path,
 		.sets = a->sets,
 		.nsets = a->nsets,
 		.emu = a->emu,
 		.t1_grid = a->t1_grid,
-		.arch = o->arch,
-		.jobs = o->jobs,
+		.emu_sample = sample, /* the emulated device times at the real size */
 		.shard_i = a->shard_i,
 		.shard_n = a->shard_n,
+		/* the compiles */
+		.arch = o->arch,
+		.jobs = o->jobs,
+		.compile_timeout_s = o->compile_timeout_s,
+		/* the devices */
 		.gpus = measure ? dv->gpus : NULL,
 		.ngpus = measure ? dv->ngpus : 0,
 		.emu_profile = dv->emu ? dv->emu->name : NULL,
 		.emu_threads = o->threads,
-		.emu_sample = sample,
+		.device_ident = dv->ident,
+		.worker_cmd = getenv("GSEARCH_WORKER"),
+		.pre = measure && !dv->emu ? &su->pre : NULL,
+		/* the measurements */
 		.timeout_s = o->timeout_s > 0 ? o->timeout_s : sp->timeout,
 		.stop = o->stop,
 		.setup_timeout_s = o->setup_timeout_s,
-		.compile_timeout_s = o->compile_timeout_s,
 		.flush_l2 = o->flush_l2,
-		.progress = o->quiet ? 0 : isatty(2) ? 2 : 1,
-		.device_ident = dv->ident,
 		.remeasure = o->remeasure,
-		.worker_cmd = getenv("GSEARCH_WORKER"),
-		.pre = measure && !dv->emu ? &su->pre : NULL,
+		.progress = o->quiet ? 0 : isatty(2) ? 2 : 1,
 	};
 }
 
@@ -650,10 +654,10 @@ static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const 
 		.wall_s = ss->wall_s,
 		.compile_busy_s = ss->compile_busy_s,
 		.compile_threads = (int)o->jobs,
+		.devices = measure ? (int)su->dv.ngpus : 0,
 		.work_s = ss->work_s,
 		.timed_s = ss->timed_s,
 		.device_busy_s = ss->device_busy_s,
-		.devices = measure ? (int)su->dv.ngpus : 0,
 	};
 	struct gs_overhead ov;
 	struct gs_buf line = GS_BUF_INIT;
