@@ -1,9 +1,11 @@
-/* sweep.h — the supervisor: one libuv loop that enumerates configurations,
- * compiles their variants on the thread pool (sched/compile.h), hands them
- * to one worker process per device (sched/proto.h), enforces timeouts,
- * replaces workers that crash or hang, and is the only writer of the store.
- * Each finished configuration is committed at once; configurations with a
- * final outcome in the store are not measured again. */
+/* sweep.h — the supervisor: one libuv loop that takes configurations from
+ * a source (sched/source.h; by default the enumeration), compiles their
+ * variants on the thread pool (sched/compile.h), hands them to one worker
+ * process per device (sched/proto.h), enforces timeouts, replaces workers
+ * that crash or hang, and is the only writer of the store.  Each finished
+ * configuration is committed at once; configurations with a final outcome
+ * in the store are not measured again.  How the work is divided among
+ * sched/'s files: sched/pipeline.h. */
 #ifndef GS_SCHED_SWEEP_H
 #define GS_SCHED_SWEEP_H
 
