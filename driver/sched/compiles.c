@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void work_cb(uv_work_t *req)
 {
 	struct job *j = req->data;
@@ -34,7 +33,6 @@ static char *entries_json(const struct gs_built *b, const struct gs_variant *v)
 }
 
 static void after_cb_body(uv_work_t *req);
-
 
 static void after_cb(uv_work_t *req, int status)
 {
@@ -182,7 +180,6 @@ static struct job *find_job(struct pipeline *pl, const char *hash)
 			return &pl->cc.window[i];
 	return NULL;
 }
-
 
 void gs_compiles_add(struct pipeline *pl, struct gs_variant *v, int64_t idx, const char *ident,
 		     char *params, const size_t *pos, int is_base)

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev/dev.h"
-
 const char *const gs_outcomes[8] = { "ok",    "invalid", "compile_error", "launch_error",
 				     "crash", "timeout", "wrong",         "skipped" };
 

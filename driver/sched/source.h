@@ -38,9 +38,10 @@
 /* One configuration proposed.  env and pos belong to the source and stay
  * valid until its next call of next(). */
 struct gs_candidate {
-	int64_t idx;                 /* its enumeration index: the store's config.idx */
-	const struct gs_value *env;  /* parameters and lets bound, as gs_enum_next leaves them */
-	const size_t *pos;           /* value index per parameter (as gs_enum's pos) */
+	int64_t idx;                /* its enumeration index: the store's config.idx */
+	const struct gs_value *env; /* parameters and lets bound, as gs_enum_next
+				     * leaves them */
+	const size_t *pos;          /* value index per parameter (as gs_enum's pos) */
 };
 
 enum {
@@ -62,6 +63,7 @@ struct gs_sched_source {
 
 /* The enumeration: every valid configuration of shard shard_i of shard_n,
  * in order; NULL after printing why it cannot start. */
-struct gs_sched_source *gs_sched_source_enum(const struct gs_space *sp, uint64_t shard_i, uint64_t shard_n);
+struct gs_sched_source *gs_sched_source_enum(const struct gs_space *sp, uint64_t shard_i,
+					     uint64_t shard_n);
 
 #endif

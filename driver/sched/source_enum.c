@@ -40,7 +40,8 @@ static int enum_next(struct gs_sched_source *src, struct gs_candidate *out, size
 }
 
 /* every configuration is proposed whatever the others gave */
-static void enum_result(struct gs_sched_source *src, int64_t idx, const char *outcome, double time_ms)
+static void enum_result(struct gs_sched_source *src, int64_t idx, const char *outcome,
+			double time_ms)
 {
 	(void)src, (void)idx, (void)outcome, (void)time_ms;
 }
@@ -52,7 +53,8 @@ static void enum_release(struct gs_sched_source *src)
 	free(s);
 }
 
-struct gs_sched_source *gs_sched_source_enum(const struct gs_space *sp, uint64_t shard_i, uint64_t shard_n)
+struct gs_sched_source *gs_sched_source_enum(const struct gs_space *sp, uint64_t shard_i,
+					     uint64_t shard_n)
 {
 	struct source_enum *s = gs_xcalloc(1, sizeof(*s));
 	s->src = (struct gs_sched_source){ enum_next, enum_result, enum_release };

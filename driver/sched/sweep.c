@@ -5,13 +5,11 @@
 #include "sched/pipeline.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "sched/prespawn.h"
 #include "space/enum.h"
 
 /* Anything proposed that has no outcome yet. */

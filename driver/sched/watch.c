@@ -120,7 +120,6 @@ static void on_sigint(uv_signal_t *h, int signum)
 	gs_pipe_finish_if_done(pl);
 }
 
-
 static void on_close_quiet(uv_handle_t *h)
 {
 	(void)h;

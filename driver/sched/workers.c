@@ -541,7 +541,6 @@ void gs_workers_dispatch(struct pipeline *pl)
 	}
 }
 
-
 /* One worker per device, each started now (or adopted: prespawn.h). */
 void gs_workers_start(struct pipeline *pl)
 {
