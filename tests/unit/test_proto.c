@@ -7,33 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* an ok result with a figure of each kind, some left unmeasured (< 0) */
 static struct gs_result sample(void)
 {
-	struct gs_result r;
-	memset(&r, 0, sizeof r);
-	snprintf(r.status, sizeof r.status, "ok");
-	r.time_ms = 1.5;
-	r.min_ms = 1.25;
-	r.iqr_ms = 0.5;
-	r.reps = 7;
-	r.runs = 21;
-	r.warmups = 2;
-	r.ci_lo_ms = 1.4;
-	r.ci_hi_ms = 1.6;
-	r.ci_pct = 95;
-	r.timed_ms = 40;
-	r.blocks_per_sm = 2;
-	r.occupancy = 0.5;
-	snprintf(r.limiter, sizeof r.limiter, "registers");
-	r.energy_j = -1;
-	r.power_w = 300;
-	r.sm_clock_mhz = -1;
-	r.temp_c = 60;
-	r.max_abs_err = 0;
-	r.max_rel_err = 0.125;
-	r.metrics_json = "{\"gflops\":2}";
-	r.modeled = 1;
-	r.attr.registers = 32;
+	struct gs_result r = {
+		.status = "ok", .time_ms = 1.5, .min_ms = 1.25, .iqr_ms = 0.5,
+		.reps = 7, .runs = 21, .warmups = 2,
+		.ci_lo_ms = 1.4, .ci_hi_ms = 1.6, .ci_pct = 95, .timed_ms = 40,
+		.blocks_per_sm = 2, .occupancy = 0.5, .limiter = "registers",
+		.energy_j = -1, .power_w = 300, .sm_clock_mhz = -1, .temp_c = 60,
+		.max_abs_err = 0, .max_rel_err = 0.125,
+		.metrics_json = "{\"gflops\":2}", .modeled = 1, .attr = { .registers = 32 },
+	};
 	return r;
 }
 
