@@ -9,6 +9,7 @@
  * Tuner builds from the values as Python prints them. */
 #include "cmd/cmd.h"
 #include "interop/ktcache.h"
+#include "sched/sweepid.h"
 #include "space/enum.h"
 #include "store/lock.h"
 #include "store/store.h"
@@ -253,94 +254,163 @@ static int match_params(const struct import *im, const struct gs_space *sp, cons
 	return bad ? -1 : 0;
 }
 
-/* The sweep's identity: the file's content, and the space it is matched to. */
+/* The sweep's identity: the file's content, and the space it is matched to.
+ * *sid is ready (gs_sweepid_finish). */
 static void ident_of(const struct import *im, const struct gs_space *sp, const char *spath,
-		     const char *file_hash, struct gs_buf *params, struct gs_buf *problem,
-		     struct gs_buf *options, struct gs_buf *baseline, char space_hash[33])
+		     struct gs_sweepid *sid)
 {
-	gs_buf_putc(params, '[');
-	if (sp) {
-		for (size_t i = 0; i < sp->nparams; i++) {
-			gs_buf_puts(params, i ? ",{\"name\":" : "{\"name\":");
-			gs_buf_put_json_str(params, sp->params[i].name);
-			gs_buf_puts(params, ",\"values\":[");
-			for (size_t j = 0; j < sp->params[i].nvals; j++) {
-				if (j)
-					gs_buf_putc(params, ',');
-				gs_value_json(params, sp->params[i].vals[j]);
-			}
-			gs_buf_puts(params, "]}");
-		}
-	} else {
+	/* the file's content names the sweep: importing it again finds it */
+	char file_hash[33];
+	char *dump = json_dumps(im->c.root, JSON_COMPACT | JSON_SORT_KEYS);
+	gs_hash_hex(dump, strlen(dump), file_hash);
+	free(dump);
+	gs_sweepid_init(sid, sp, spath);
+	if (!sp) {
+		sid->id.space_name = im->c.kernel ? im->c.kernel : "imported";
+		gs_buf_putc(&sid->params, '[');
 		for (size_t k = 0; k < im->c.nparams; k++) {
 			json_t *vals = json_object_get(im->c.tune_params, im->c.params[k]);
 			json_t *o = json_pack("{s:s, s:O}", "name", im->c.params[k], "values",
 					      json_is_array(vals) ? vals : json_array());
 			char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
 						       JSON_REAL_PRECISION(17));
-			gs_buf_printf(params, "%s%s", k ? "," : "", s);
+			gs_buf_printf(&sid->params, "%s%s", k ? "," : "", s);
 			free(s);
 			json_decref(o);
 		}
+		gs_buf_putc(&sid->params, ']');
 	}
-	gs_buf_putc(params, ']');
 	json_t *pr = json_pack("{s:O}", "problem_size",
 			       im->c.problem_size ? im->c.problem_size : json_null());
 	char *s = json_dumps(pr, JSON_COMPACT);
-	gs_buf_puts(problem, s);
+	gs_buf_puts(&sid->problem, s);
 	free(s);
 	json_decref(pr);
-	gs_buf_printf(options, "{\"import\":\"kernel_tuner_cache\",\"file_hash\":\"%s\"}",
-		      file_hash);
-	if (sp && sp->baseline)
-		gs_config_json(sp, sp->baseline, baseline);
-	else
-		gs_buf_puts(baseline, "null");
-	space_hash[0] = 0;
-	if (sp)
-		gs_hash_hex(sp->src->text, sp->src->len, space_hash);
-	(void)spath;
+	gs_sweepid_option(sid, "import", "\"kernel_tuner_cache\"");
+	gs_sweepid_option(sid, "file_hash", "\"%s\"", file_hash);
+	gs_sweepid_finish(sid, im->c.device ? im->c.device : "unknown", "0/1");
 }
 
-int gs_cmd_import(int argc, char **argv)
+/* What the import did: the sweep, its outcomes, what matched the space. */
+static void print_import(const struct import *im, const struct gs_space *sp, const char *spath,
+			 const char *db, int created, int64_t matched, int64_t missing,
+			 const char *used)
 {
-	if (gs_wants_help("import", argc, argv))
-		return GS_EXIT_OK;
+	if (im->c.repaired)
+		fprintf(stderr, "gsearch: note: %s ends before its closing braces (a run that was "
+				"cut off); read as Kernel Tuner reads it\n", im->path);
+	printf("sweep %lld%s in %s: %zu entries of %s (%s on %s)\n", (long long)im->sweep,
+	       created ? " (new)" : " (imported before, replaced)", db, im->c.n, im->path,
+	       im->c.kernel ? im->c.kernel : "?", im->c.device ? im->c.device : "?");
+	struct gs_buf line = GS_BUF_INIT;
+	for (size_t i = 0; i < GS_ARRAY_SIZE(statuses); i++)
+		if (im->counts[i])
+			gs_buf_printf(&line, "%s%s %lld", line.len ? ", " : "", statuses[i],
+				      (long long)im->counts[i]);
+	printf("outcomes: %s\n", line.len ? gs_buf_str(&line) : "none");
+	gs_buf_release(&line);
+	if (sp) {
+		printf("matched %lld of %zu entries to configurations of %s\n", (long long)matched,
+		       im->c.n, spath);
+		size_t left = im->c.n - (size_t)matched, shown = 0;
+		if (left) {
+			struct gs_buf l = GS_BUF_INIT;
+			for (size_t i = 0; i < im->c.n && shown < 3; i++)
+				if (!used[i]) {
+					gs_buf_printf(&l, "%s\"%s\"", shown ? ", " : "", im->c.e[i].key);
+					shown++;
+				}
+			printf("%zu entr%s not configurations of the space (not in its domains, or "
+			       "rejected by its constraints): %s%s\n", left, left == 1 ? "y is" : "ies are",
+			       gs_buf_str(&l), left > shown ? ", ..." : "");
+			gs_buf_release(&l);
+		}
+		if (missing)
+			printf("%lld configuration%s of the space %s no entry in the file\n",
+			       (long long)missing, missing == 1 ? "" : "s", missing == 1 ? "has" : "have");
+	}
+}
+
+/* The sweep marked as imported from the file, and its views.  0; -1 after
+ * printing why; -2: a store error. */
+static int mark_imported(struct import *im, const struct gs_space *sp, const char *name)
+{
+	sqlite3_stmt *s;
+	int rc;
+	if (sqlite3_prepare_v2(gs_store_sqlite(im->st),
+			       "UPDATE sweep SET source_format = 'kernel_tuner_cache',"
+				    " source_path = ?2, host = NULL, status = 'done', started_at = coalesce("
+				    "started_at, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
+				    " finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+				    " WHERE id = ?1", -1, &s, NULL))
+		return -2;
+	sqlite3_bind_int64(s, 1, im->sweep);
+	sqlite3_bind_text(s, 2, im->path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s);
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return -2;
+	const char **names = gs_xcalloc(im->c.nparams + 1, sizeof(*names));
+	size_t nn = 0;
+	if (sp)
+		for (size_t j = 0; j < sp->nparams; j++)
+			names[nn++] = sp->params[j].name;
+	else
+		for (size_t k = 0; k < im->c.nparams; k++)
+			names[nn++] = im->c.params[k];
+	rc = gs_store_views(im->st, im->sweep, name, names, nn);
+	free(names);
+	if (rc < 0) {
+		fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(im->st));
+		return -1;
+	}
+	return 0;
+}
+
+/* FILE, --db and --space: 0, or GS_EXIT_USAGE after printing why. */
+static int import_args(int argc, char **argv, struct gs_space_args *a, const char **db)
+{
 	static const struct option opts[] = {
 		GS_OPT_SET, GS_OPT_EMU, { "db", required_argument, NULL, 'd' },
 		{ "space", required_argument, NULL, 'p' }, { NULL, 0, NULL, 0 },
 	};
-	struct gs_space_args a;
-	const char *db = NULL;
 	int c;
-	gs_space_args_init(&a, argc);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		int r = gs_space_args_option(&a, "import", c, optarg);
+		int r = gs_space_args_option(a, "import", c, optarg);
 		if (r == 0 && c == 'd') {
-			db = optarg;
+			*db = optarg;
 			r = 1;
 		} else if (r == 0 && c == 'p') {
-			a.path = optarg;
+			a->path = optarg;
 			r = 1;
 		} else if (r == 0) {
 			r = (gs_option_error("import", c, argv), -1);
 		}
-		if (r < 0) {
-			gs_space_args_release(&a);
+		if (r < 0)
 			return GS_EXIT_USAGE;
-		}
 	}
 	int usage = 0;
 	if (optind >= argc)
 		usage = gs_usage_error("import", "no file named: gsearch import FILE.json --db STORE");
 	else if (argc - optind > 1)
 		usage = gs_usage_error("import", "unexpected argument '%s'", argv[optind + 1]);
-	else if (!db)
+	else if (!*db)
 		usage = gs_usage_error("import", "no store named: --db STORE");
-	else if (!a.path && (a.nsets || a.emu))
+	else if (!a->path && (a->nsets || a->emu))
 		usage = gs_usage_error("import", "--set and --emu go with --space");
+	return usage;
+}
+
+int gs_cmd_import(int argc, char **argv)
+{
+	if (gs_wants_help("import", argc, argv))
+		return GS_EXIT_OK;
+	struct gs_space_args a;
+	const char *db = NULL;
+	gs_space_args_init(&a, argc);
+	int usage = import_args(argc, argv, &a, &db);
 	if (usage) {
 		gs_space_args_release(&a);
 		return usage;
@@ -352,10 +422,10 @@ int gs_cmd_import(int argc, char **argv)
 	struct gs_space *sp = NULL;
 	int status = GS_EXIT_ERRORS;
 	int *slot = NULL;
-	char *used = NULL, *text = NULL;
+	char *used = NULL;
 	struct gs_store_lock lock = { -1, NULL };
-	struct gs_buf params = GS_BUF_INIT, problem = GS_BUF_INIT, options = GS_BUF_INIT,
-		      baseline = GS_BUF_INIT;
+	struct gs_sweepid sid;
+	memset(&sid, 0, sizeof sid);
 	if (gs_ktcache_load(im.path, &im.c, &err) < 0) {
 		fprintf(stderr, "gsearch: error: %s\n", gs_buf_str(&err));
 		goto out;
@@ -367,29 +437,7 @@ int gs_cmd_import(int argc, char **argv)
 	if (sp && match_params(&im, sp, a.path, slot) < 0)
 		goto out;
 
-	/* the file's content names the sweep: importing it again finds it */
-	size_t len;
-	char file_hash[33], space_hash[33], ident[33];
-	struct gs_buf canon = GS_BUF_INIT;
-	char *dump = json_dumps(im.c.root, JSON_COMPACT | JSON_SORT_KEYS);
-	gs_hash_hex(dump, strlen(dump), file_hash);
-	free(dump);
-	gs_buf_release(&canon);
-	(void)len;
-	ident_of(&im, sp, a.path, file_hash, &params, &problem, &options, &baseline, space_hash);
-	struct gs_sweep_ident id = {
-		.space_name = sp ? sp->name : im.c.kernel ? im.c.kernel : "imported",
-		.space_path = a.path,
-		.space_hash = sp ? space_hash : NULL,
-		.problem_json = gs_buf_str(&problem),
-		.options_json = gs_buf_str(&options),
-		.device = im.c.device ? im.c.device : "unknown",
-		.params_json = gs_buf_str(&params),
-		.shard = "0/1",
-		.baseline_json = gs_buf_str(&baseline),
-		.ident_hash = ident,
-	};
-	gs_sweep_ident_hash(&id, ident);
+	ident_of(&im, sp, a.path, &sid);
 
 	int created;
 	char lerr[1024];
@@ -402,7 +450,7 @@ int gs_cmd_import(int argc, char **argv)
 		fprintf(stderr, "gsearch: error: %s\n", lerr);
 		goto out;
 	}
-	if (gs_store_sweep_open(im.st, &id, &im.sweep, &created) < 0) {
+	if (gs_store_sweep_open(im.st, &sid.id, &im.sweep, &created) < 0) {
 		fprintf(stderr, "gsearch: error: cannot create the sweep: %s\n",
 			gs_store_errmsg(im.st));
 		goto out;
@@ -430,69 +478,12 @@ int gs_cmd_import(int argc, char **argv)
 	}
 	if (gs_store_commit(im.st) < 0)
 		goto dberr;
-	sqlite3_stmt *s;
-	if (sqlite3_prepare_v2(dbh, "UPDATE sweep SET source_format = 'kernel_tuner_cache',"
-				    " source_path = ?2, host = NULL, status = 'done', started_at = coalesce("
-				    "started_at, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),"
-				    " finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
-				    " WHERE id = ?1", -1, &s, NULL))
+	rc = mark_imported(&im, sp, sid.id.space_name);
+	if (rc == -1)
+		goto out;
+	if (rc < 0)
 		goto dberr;
-	sqlite3_bind_int64(s, 1, im.sweep);
-	sqlite3_bind_text(s, 2, im.path, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s);
-	sqlite3_finalize(s);
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	{
-		const char **names = gs_xcalloc(im.c.nparams + 1, sizeof(*names));
-		size_t nn = 0;
-		if (sp)
-			for (size_t j = 0; j < sp->nparams; j++)
-				names[nn++] = sp->params[j].name;
-		else
-			for (size_t k = 0; k < im.c.nparams; k++)
-				names[nn++] = im.c.params[k];
-		rc = gs_store_views(im.st, im.sweep, id.space_name, names, nn);
-		free(names);
-		if (rc < 0) {
-			fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(im.st));
-			goto out;
-		}
-	}
-
-	if (im.c.repaired)
-		fprintf(stderr, "gsearch: note: %s ends before its closing braces (a run that was "
-				"cut off); read as Kernel Tuner reads it\n", im.path);
-	printf("sweep %lld%s in %s: %zu entries of %s (%s on %s)\n", (long long)im.sweep,
-	       created ? " (new)" : " (imported before, replaced)", db, im.c.n, im.path,
-	       im.c.kernel ? im.c.kernel : "?", im.c.device ? im.c.device : "?");
-	struct gs_buf line = GS_BUF_INIT;
-	for (size_t i = 0; i < GS_ARRAY_SIZE(statuses); i++)
-		if (im.counts[i])
-			gs_buf_printf(&line, "%s%s %lld", line.len ? ", " : "", statuses[i],
-				      (long long)im.counts[i]);
-	printf("outcomes: %s\n", line.len ? gs_buf_str(&line) : "none");
-	gs_buf_release(&line);
-	if (sp) {
-		printf("matched %lld of %zu entries to configurations of %s\n", (long long)matched,
-		       im.c.n, a.path);
-		size_t left = im.c.n - (size_t)matched, shown = 0;
-		if (left) {
-			struct gs_buf l = GS_BUF_INIT;
-			for (size_t i = 0; i < im.c.n && shown < 3; i++)
-				if (!used[i]) {
-					gs_buf_printf(&l, "%s\"%s\"", shown ? ", " : "", im.c.e[i].key);
-					shown++;
-				}
-			printf("%zu entr%s not configurations of the space (not in its domains, or "
-			       "rejected by its constraints): %s%s\n", left, left == 1 ? "y is" : "ies are",
-			       gs_buf_str(&l), left > shown ? ", ..." : "");
-			gs_buf_release(&l);
-		}
-		if (missing)
-			printf("%lld configuration%s of the space %s no entry in the file\n",
-			       (long long)missing, missing == 1 ? "" : "s", missing == 1 ? "has" : "have");
-	}
+	print_import(&im, sp, a.path, db, created, matched, missing, used);
 	status = GS_EXIT_OK;
 	goto out;
 dberr:
@@ -506,12 +497,8 @@ out:
 	gs_space_free(sp);
 	gs_space_args_release(&a);
 	gs_buf_release(&err);
-	gs_buf_release(&params);
-	gs_buf_release(&problem);
-	gs_buf_release(&options);
-	gs_buf_release(&baseline);
+	gs_sweepid_release(&sid);
 	free(slot);
 	free(used);
-	free(text);
 	return status;
 }

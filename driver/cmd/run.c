@@ -5,8 +5,10 @@
 #include "gen/gen.h"
 #include "query/overhead.h"
 #include "dev/dev.h"
+#include "sched/configs.h"
 #include "sched/prespawn.h"
 #include "sched/sweep.h"
+#include "sched/sweepid.h"
 #include <sqlite3.h>
 #include "space/enum.h"
 #include "store/lock.h"
@@ -445,373 +447,323 @@ static void *load_nvrtc(void *arg)
 	return NULL;
 }
 
+/* What a run starts before it reads the space: the first GPU's worker,
+ * NVRTC and the devices, side by side. */
+struct startup {
+	struct gs_prespawned pre;
+	struct nvrtc_load nl;
+	struct devices dv;
+};
+
+/* A GPU's worker starts now, so that its driver initializes while ours
+ * does (sched/prespawn.h). */
+static void prespawn_first(const struct run_opts *o, struct gs_prespawned *pre)
+{
+	const char *fake = getenv("GSEARCH_FAKE_GPUS"), *wcmd = getenv("GSEARCH_WORKER");
+	if (o->dry || o->compile_only || (o->device && strncmp(o->device, "cuda", 4)) ||
+	    !((fake && atoi(fake) > 0) || access("/dev/nvidiactl", F_OK) == 0))
+		return;
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	int first = o->device && o->device[4] == ':' ? atoi(o->device + 5) : 0;
+	if (wcmd) /* the tests' stand-in worker is adopted the same way */
+		gs_prespawn(pre, wcmd, first);
+	else if (n > 0) {
+		self[n] = 0;
+		gs_prespawn(pre, self, first);
+	}
+}
+
+/* 0, or GS_EXIT_ERRORS after printing why and undoing what it started. */
+static int start_up(struct run_opts *o, struct startup *su)
+{
+	memset(su, 0, sizeof(*su));
+	gs_trace("run: options read");
+	prespawn_first(o, &su->pre);
+	/* NVRTC loads (a tenth of a second) while the driver initializes (more) */
+	pthread_t nth;
+	int nthreaded = !o->dry && pthread_create(&nth, NULL, load_nvrtc, &su->nl) == 0;
+	if (!o->dry && !nthreaded)
+		load_nvrtc(&su->nl);
+	int resolved = resolve_devices(o, &su->dv);
+	gs_trace("run: devices known");
+	if (nthreaded)
+		pthread_join(nth, NULL);
+	if (resolved < 0) {
+		gs_prespawn_cancel(&su->pre);
+		gs_nvrtc_unload(su->nl.n);
+		return GS_EXIT_ERRORS;
+	}
+	return 0;
+}
+
+/* The space, its baseline checked: a baseline no configuration matches
+ * would be silently missing from every report of the sweep.  NULL after
+ * printing why. */
+static struct gs_space *checked_space(struct gs_space_args *a)
+{
+	struct gs_space *sp = gs_shard_from_env(a) < 0 ? NULL : gs_load_space_or_report(a);
+	if (!sp)
+		return NULL;
+	struct gs_diag d = GS_DIAG_INIT;
+	int failed;
+	int bad = gs_baseline_check(sp, &failed, &d) <= 0;
+	gs_diag_print(&d, stderr);
+	gs_diag_release(&d);
+	if (bad) {
+		gs_space_free(sp);
+		return NULL;
+	}
+	return sp;
+}
+
+/* The sweep's identity: the space, its sources and problem values, the
+ * device, the shard, and the options that change what a result means; the
+ * defaults are left out, so that sweeps made before an option existed
+ * resume. */
+static void run_ident(struct gs_sweepid *sid, const struct gs_space *sp,
+		      const struct gs_space_args *a, const struct run_opts *o, const char *device,
+		      int sample)
+{
+	gs_sweepid_init(sid, sp, a->path);
+	gs_sweepid_sources(sid, sp);
+	if (o->flush_l2)
+		gs_sweepid_option(sid, "flush_l2", "true");
+	if (o->stop.precision != gs_stop_default.precision)
+		gs_sweepid_option(sid, "precision", "%.17g", o->stop.precision * 100);
+	if (o->stop.focus != gs_stop_default.focus)
+		gs_sweepid_option(sid, "focus", "%.17g", o->stop.focus);
+	/* a timeout outcome depends on the limit: another limit, another sweep */
+	if (o->timeout_s > 0 && o->timeout_s != sp->timeout)
+		gs_sweepid_option(sid, "timeout", "%.17g", o->timeout_s);
+	/* the other grid of a T1 file launches other kernels */
+	if (sp->t1_other_grid.n && a->t1_grid == GS_T1_GRID_GLOBAL)
+		gs_sweepid_option(sid, "t1_grid", "\"global\"");
+	if (sample)
+		gs_sweepid_option(sid, "emu_sample", "%d", sample);
+	if (o->stop.max_time_s != gs_stop_default.max_time_s)
+		gs_sweepid_option(sid, "max_time", "%.17g", o->stop.max_time_s);
+	/* what `ok` means: kept so that reports can say it */
+	if (!gs_space_validates(sp))
+		gs_sweepid_option(sid, "validated", "false");
+	/* a sweep apart from the one that reuses, which running the same
+	 * command again resumes */
+	if (o->remeasure)
+		gs_sweepid_option(sid, "remeasure", "true");
+	char shard[48];
+	snprintf(shard, sizeof shard, "%llu/%llu", (unsigned long long)a->shard_i,
+		 (unsigned long long)a->shard_n);
+	gs_sweepid_finish(sid, device, shard);
+}
+
+/* What one run works on: the store, locked, and its sweep. */
+struct run_store {
+	char *dbpath;
+	struct gs_store *st;
+	struct gs_store_lock lock;
+	int64_t sweep;
+};
+
+/* Opens the store, finds or creates the sweep, adds its configurations and
+ * says so.  GS_EXIT_OK, or GS_EXIT_ERRORS after printing why. */
+static int open_sweep(struct run_store *rs, const struct gs_space *sp, const struct gs_space_args *a,
+		      const char *db, const struct gs_sweepid *sid)
+{
+	rs->dbpath = db ? gs_xstrdup(db)
+		     : a->shard_n > 1 ? gs_xasprintf("results/%s.shard-%llu-of-%llu.db", sp->name,
+						     (unsigned long long)a->shard_i,
+						     (unsigned long long)a->shard_n)
+				      : gs_xasprintf("results/%s.db", sp->name);
+	int64_t before = 0, after = 0;
+	int created = 0;
+	if (gs_store_open(&rs->st, rs->dbpath, 0) < 0)
+		return store_fail(rs->st, "cannot open the store");
+	/* the store's parent directory exists now; opening and migrating are
+	 * safe for two processes at once, measuring is not */
+	char lerr[1024];
+	if (gs_store_lock(&rs->lock, rs->dbpath, lerr, sizeof lerr) < 0) {
+		fprintf(stderr, "gsearch: error: %s\n", lerr);
+		return GS_EXIT_ERRORS;
+	}
+	if (gs_store_sweep_open(rs->st, &sid->id, &rs->sweep, &created) < 0 ||
+	    gs_store_config_count(rs->st, rs->sweep, &before) < 0)
+		return store_fail(rs->st, "cannot create the sweep");
+	if (gs_sweep_configs_add(rs->st, rs->sweep, sp, a->shard_i, a->shard_n) < 0)
+		return GS_EXIT_ERRORS;
+	if (gs_store_config_count(rs->st, rs->sweep, &after) < 0)
+		return store_fail(rs->st, "cannot count configurations");
+	printf("sweep %lld (%s) in %s: %lld configurations, %lld new%s%s\n", (long long)rs->sweep,
+	       created ? "new" : "existing", rs->dbpath, (long long)after, (long long)(after - before),
+	       a->shard_n > 1 ? ", shard " : "", a->shard_n > 1 ? sid->id.shard : "");
+	return GS_EXIT_OK;
+}
+
+/* The sweep's options as the command line and the devices give them. */
+static void sweep_opts(struct gs_sweep_opts *so, const struct gs_space *sp,
+		       const struct gs_space_args *a, const struct run_opts *o, struct startup *su,
+		       int measure, int sample)
+{
+	const struct devices *dv = &su->dv;
+	*so = (struct gs_sweep_opts){
+		/* the space, as the workers load it */
+		.space_path = a->path,
+		.sets = a->sets,
+		.nsets = a->nsets,
+		.emu = a->emu,
+		.t1_grid = a->t1_grid,
+		.emu_sample = sample, /* the emulated device times at the real size */
+		.shard_i = a->shard_i,
+		.shard_n = a->shard_n,
+		/* the compiles */
+		.arch = o->arch,
+		.jobs = o->jobs,
+		.compile_timeout_s = o->compile_timeout_s,
+		/* the devices */
+		.gpus = measure ? dv->gpus : NULL,
+		.ngpus = measure ? dv->ngpus : 0,
+		.emu_profile = dv->emu ? dv->emu->name : NULL,
+		.emu_threads = o->threads,
+		.device_ident = dv->ident,
+		.worker_cmd = getenv("GSEARCH_WORKER"),
+		.pre = measure && !dv->emu ? &su->pre : NULL,
+		/* the measurements */
+		.timeout_s = o->timeout_s > 0 ? o->timeout_s : sp->timeout,
+		.stop = o->stop,
+		.setup_timeout_s = o->setup_timeout_s,
+		.flush_l2 = o->flush_l2,
+		.remeasure = o->remeasure,
+		.progress = o->quiet ? 0 : isatty(2) ? 2 : 1,
+	};
+}
+
+/* The run's report after the sweep: compiles, reuse, outcomes, overhead. */
+static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const struct gs_space *sp,
+		   const struct run_opts *o, struct startup *su, int measure, long long *results,
+		   long long *ok)
+{
+	printf("compiled %llu variants for %s with %u threads (NVRTC %s), %llu cached, "
+	       "%llu shared, %llu compile errors, %llu already final\n",
+	       (unsigned long long)ss->compiled, o->arch, o->jobs, gs_nvrtc_version(su->nl.n),
+	       (unsigned long long)ss->cached, (unsigned long long)ss->shared,
+	       (unsigned long long)ss->compile_errors, (unsigned long long)ss->skipped_done);
+	gs_sweep_reused_print(ss, stdout);
+	if (measure)
+		summary(rs->st, rs->sweep, sp, su->dv.ident, results, ok);
+	/* DESIGN's budget, as `query summary` reports it for the store */
+	struct gs_overhead_in oi = {
+		.wall_s = ss->wall_s,
+		.compile_busy_s = ss->compile_busy_s,
+		.compile_threads = (int)o->jobs,
+		.devices = measure ? (int)su->dv.ngpus : 0,
+		.work_s = ss->work_s,
+		.timed_s = ss->timed_s,
+		.device_busy_s = ss->device_busy_s,
+	};
+	struct gs_overhead ov;
+	struct gs_buf line = GS_BUF_INIT;
+	gs_overhead(&oi, &ov);
+	gs_overhead_text(&line, &oi, &ov);
+	printf("%s\n", gs_buf_str(&line));
+	gs_buf_release(&line);
+	if (ss->worker_restarts)
+		printf("workers replaced %llu (%.2f s)\n", (unsigned long long)ss->worker_restarts,
+		       ss->restart_s);
+}
+
+/* Compiles (and, measuring, measures) the sweep; its exit status. */
+static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
+			    const struct gs_space_args *a, const struct run_opts *o,
+			    struct startup *su, int measure, int sample)
+{
+	struct gs_sweep_opts so;
+	struct gs_sweep_stats ss;
+	sweep_opts(&so, sp, a, o, su, measure, sample);
+	gs_store_sweep_set_status(rs->st, rs->sweep, "running");
+	gs_trace("run: store ready");
+	int crc = gs_sweep_run(sp, su->nl.n, rs->st, rs->sweep, &so, &ss);
+	gs_trace("run: sweep over");
+	/* the sweep has added its times to the store as it went */
+	gs_store_sweep_set_status(rs->st, rs->sweep, ss.interrupted ? "interrupted"
+						     : crc ? "failed"
+						     : measure ? "done" : "created");
+	long long results = 0, ok = 0;
+	report(&ss, rs, sp, o, su, measure, &results, &ok);
+	gs_sweep_stats_release(&ss);
+	if (ss.interrupted)
+		return 128 + ss.interrupted;
+	if (crc < 0)
+		return GS_EXIT_ERRORS;
+	if (measure && results && !ok) {
+		/* a script that sweeps and then reports must not take a sweep
+		 * of failures for a result */
+		printf("no configuration is ok: all %lld failed (`gsearch show %s INDEX` says why)\n",
+		       results, rs->dbpath);
+		return GS_EXIT_ERRORS;
+	}
+	return GS_EXIT_OK;
+}
+
 int gs_cmd_run(int argc, char **argv)
 {
 	if (gs_wants_help("run", argc, argv))
 		return GS_EXIT_OK;
 	struct gs_space_args a;
 	struct run_opts o;
+	struct startup su;
 	gs_space_args_init(&a, argc);
 	int rc = parse_options(argc, argv, &a, &o);
+	if (!rc)
+		rc = start_up(&o, &su);
 	if (rc) {
 		gs_space_args_release(&a);
 		return rc;
 	}
-	struct devices dv;
-	gs_trace("run: options read");
-	/* a GPU's worker starts now, so that its driver initializes while
-	 * ours does (sched/prespawn.h) */
-	struct gs_prespawned pre;
-	memset(&pre, 0, sizeof pre);
-	const char *fake = getenv("GSEARCH_FAKE_GPUS"), *wcmd = getenv("GSEARCH_WORKER");
-	if (!o.dry && !o.compile_only && (!o.device || !strncmp(o.device, "cuda", 4)) &&
-	    ((fake && atoi(fake) > 0) || access("/dev/nvidiactl", F_OK) == 0)) {
-		char self[4096];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-		int first = o.device && o.device[4] == ':' ? atoi(o.device + 5) : 0;
-		if (wcmd) /* the tests' stand-in worker is adopted the same way */
-			gs_prespawn(&pre, wcmd, first);
-		else if (n > 0) {
-			self[n] = 0;
-			gs_prespawn(&pre, self, first);
-		}
-	}
-	/* NVRTC loads (a tenth of a second) while the driver initializes (more) */
-	struct nvrtc_load nl;
-	memset(&nl, 0, sizeof nl);
-	pthread_t nth;
-	int nthreaded = !o.dry && pthread_create(&nth, NULL, load_nvrtc, &nl) == 0;
-	if (!o.dry && !nthreaded)
-		load_nvrtc(&nl);
-	int resolved = resolve_devices(&o, &dv);
-	gs_trace("run: devices known");
-	if (resolved < 0) {
-		gs_prespawn_cancel(&pre);
-		if (nthreaded)
-			pthread_join(nth, NULL);
-		gs_nvrtc_unload(nl.n);
-		gs_space_args_release(&a);
-		return GS_EXIT_ERRORS;
-	}
-	if (nthreaded)
-		pthread_join(nth, NULL);
 	int measure = !o.dry && !o.compile_only;
 	/* the emulated device validates at the problems' emulator sizes (at a
 	 * GPU's size an interpreter would take days) and, unless --emu says
 	 * otherwise, times a sample of each launch's blocks at the real size */
 	int sample = 0;
-	if (dv.emu) {
-		if (!a.emu && dv.emu->model == GS_EMU_MODEL_INTERVAL)
-			sample = o.sample >= 0 ? o.sample : dv.emu->sample_blocks;
+	if (su.dv.emu) {
+		if (!a.emu && su.dv.emu->model == GS_EMU_MODEL_INTERVAL)
+			sample = o.sample >= 0 ? o.sample : su.dv.emu->sample_blocks;
 		a.emu = 1;
 	}
-	if (measure && dv.emu && !o.device && dv.why[0] && !o.quiet)
-		fprintf(stderr, "gsearch: no GPU (%s): running on the emulated device emu:%s\n", dv.why,
-			dv.emu->name);
-	int compile_only = !o.dry;
-	unsigned jobs = o.jobs;
-	const char *db = o.db, *device = dv.ident, *arch = o.arch;
-	struct gs_nvrtc *nvrtc = nl.n;
-	if (compile_only && nl.rc < 0) {
-		gs_prespawn_cancel(&pre);
+	if (measure && su.dv.emu && !o.device && su.dv.why[0] && !o.quiet)
+		fprintf(stderr, "gsearch: no GPU (%s): running on the emulated device emu:%s\n",
+			su.dv.why, su.dv.emu->name);
+	int compiles = !o.dry; /* --compile-only, or measuring */
+	if (compiles && su.nl.rc < 0) {
+		gs_prespawn_cancel(&su.pre);
 		gs_space_args_release(&a);
-		fprintf(stderr, "gsearch: error: %s\n", nl.err);
+		fprintf(stderr, "gsearch: error: %s\n", su.nl.err);
 		return GS_EXIT_ERRORS;
 	}
 	gs_trace("run: devices known, NVRTC loaded");
-	struct gs_space *sp = gs_shard_from_env(&a) < 0 ? NULL : gs_load_space_or_report(&a);
-	/* a baseline no configuration matches would be silently missing
-	 * from every report of the sweep */
-	if (sp) {
-		struct gs_diag d = GS_DIAG_INIT;
-		int failed;
-		int bad = gs_baseline_check(sp, &failed, &d) <= 0;
-		gs_diag_print(&d, stderr);
-		gs_diag_release(&d);
-		if (bad) {
-			gs_space_free(sp);
-			sp = NULL;
-		}
-	}
+	struct gs_space *sp = checked_space(&a);
 	if (!sp) {
-		gs_prespawn_cancel(&pre);
+		gs_prespawn_cancel(&su.pre);
 		gs_space_args_release(&a);
-		gs_nvrtc_unload(nvrtc);
+		gs_nvrtc_unload(su.nl.n);
 		return GS_EXIT_ERRORS;
 	}
-
-	/* the sweep's identity */
-	char space_hash[33], kernel_hash[33], ident[33];
-	gs_hash_hex(sp->src->text, sp->src->len, space_hash);
-	struct gs_hasher *h = gs_hasher_new();
-	for (size_t i = 0; i < sp->nfiles; i++) {
-		gs_hasher_field(h, sp->files[i].path, strlen(sp->files[i].path));
-		gs_hasher_field(h, sp->files[i].text ? sp->files[i].text : "", sp->files[i].len);
-	}
-	gs_hasher_hex(h, kernel_hash);
-	struct gs_buf problems = GS_BUF_INIT, params = GS_BUF_INIT, shard = GS_BUF_INIT;
-	gs_buf_putc(&problems, '{');
-	for (size_t i = 0; i < sp->nproblems; i++) {
-		if (i)
-			gs_buf_putc(&problems, ',');
-		gs_buf_put_json_str(&problems, sp->problems[i].name);
-		gs_buf_putc(&problems, ':');
-		gs_value_json(&problems, sp->problems[i].value);
-	}
-	gs_buf_putc(&problems, '}');
-	gs_buf_putc(&params, '[');
-	for (size_t i = 0; i < sp->nparams; i++) {
-		if (i)
-			gs_buf_putc(&params, ',');
-		gs_buf_puts(&params, "{\"name\":");
-		gs_buf_put_json_str(&params, sp->params[i].name);
-		gs_buf_puts(&params, ",\"values\":[");
-		for (size_t j = 0; j < sp->params[i].nvals; j++) {
-			if (j)
-				gs_buf_putc(&params, ',');
-			gs_value_json(&params, sp->params[i].vals[j]);
-		}
-		gs_buf_puts(&params, "]}");
-	}
-	gs_buf_putc(&params, ']');
-	gs_buf_printf(&shard, "%llu/%llu", (unsigned long long)a.shard_i,
-		      (unsigned long long)a.shard_n);
-	/* options that change what a result means are part of the sweep's
-	 * identity; the defaults are left out, so that sweeps made before an
-	 * option existed resume */
-	struct gs_buf options_b = GS_BUF_INIT;
-	gs_buf_putc(&options_b, '{');
-	if (o.flush_l2)
-		gs_buf_puts(&options_b, "\"flush_l2\":true");
-	if (o.stop.precision != gs_stop_default.precision)
-		gs_buf_printf(&options_b, "%s\"precision\":%.17g", options_b.len > 1 ? "," : "",
-			      o.stop.precision * 100);
-	if (o.stop.focus != gs_stop_default.focus)
-		gs_buf_printf(&options_b, "%s\"focus\":%.17g", options_b.len > 1 ? "," : "",
-			      o.stop.focus);
-	/* a timeout outcome depends on the limit: another limit, another sweep */
-	if (o.timeout_s > 0 && o.timeout_s != sp->timeout)
-		gs_buf_printf(&options_b, "%s\"timeout\":%.17g", options_b.len > 1 ? "," : "",
-			      o.timeout_s);
-	/* the other grid of a T1 file launches other kernels */
-	if (sp->t1_other_grid.n && a.t1_grid == GS_T1_GRID_GLOBAL)
-		gs_buf_printf(&options_b, "%s\"t1_grid\":\"global\"", options_b.len > 1 ? "," : "");
-	if (sample)
-		gs_buf_printf(&options_b, "%s\"emu_sample\":%d", options_b.len > 1 ? "," : "", sample);
-	if (o.stop.max_time_s != gs_stop_default.max_time_s)
-		gs_buf_printf(&options_b, "%s\"max_time\":%.17g", options_b.len > 1 ? "," : "",
-			      o.stop.max_time_s);
-	/* what `ok` means: kept so that reports can say it */
-	if (!gs_space_validates(sp))
-		gs_buf_printf(&options_b, "%s\"validated\":false", options_b.len > 1 ? "," : "");
-	/* a sweep apart from the one that reuses, which running the same
-	 * command again resumes */
-	if (o.remeasure)
-		gs_buf_printf(&options_b, "%s\"remeasure\":true", options_b.len > 1 ? "," : "");
-	gs_buf_putc(&options_b, '}');
-	const char *options = gs_buf_str(&options_b);
-	struct gs_buf baseline_b = GS_BUF_INIT;
-	if (sp->baseline)
-		gs_config_json(sp, sp->baseline, &baseline_b);
-	else
-		gs_buf_puts(&baseline_b, "null");
-	struct gs_sweep_ident id = {
-		.space_name = sp->name,
-		.space_path = a.path,
-		.space_hash = space_hash,
-		.kernel_hash = kernel_hash,
-		.problem_json = gs_buf_str(&problems),
-		.options_json = options,
-		.device = device,
-		.params_json = gs_buf_str(&params),
-		.shard = gs_buf_str(&shard),
-		.baseline_json = gs_buf_str(&baseline_b),
-		.ident_hash = ident,
-	};
-	gs_sweep_ident_hash(&id, ident);
-
-	char *dbpath = db ? gs_xstrdup(db)
-		       : a.shard_n > 1 ? gs_xasprintf("results/%s.shard-%llu-of-%llu.db", sp->name,
-						      (unsigned long long)a.shard_i,
-						      (unsigned long long)a.shard_n)
-				       : gs_xasprintf("results/%s.db", sp->name);
-	int status = GS_EXIT_OK;
-	struct gs_store *st = NULL;
-	struct gs_store_lock lock = { -1, NULL };
-	int64_t sweep = 0, before = 0, after = 0;
-	int created = 0;
-	struct gs_enum e;
-	int erc = gs_enum_init(&e, sp, a.shard_i, a.shard_n);
-	if (gs_store_open(&st, dbpath, 0) < 0) {
-		status = store_fail(st, "cannot open the store");
-		goto out;
-	}
-	/* the store's parent directory exists now; opening and migrating are
-	 * safe for two processes at once, measuring is not */
-	char lerr[1024];
-	if (gs_store_lock(&lock, dbpath, lerr, sizeof lerr) < 0) {
-		fprintf(stderr, "gsearch: error: %s\n", lerr);
-		status = GS_EXIT_ERRORS;
-		goto out;
-	}
-	if (gs_store_sweep_open(st, &id, &sweep, &created) < 0 ||
-	    gs_store_config_count(st, sweep, &before) < 0) {
-		status = store_fail(st, "cannot create the sweep");
-		goto out;
-	}
-	/* configurations go in batches: each batch is one short transaction,
-	 * so a killed run loses at most the batch in flight */
-	struct gs_buf json = GS_BUF_INIT;
-	int in_tx = 0;
-	uint64_t batch = 0;
-	while (erc >= 0 && (erc = gs_enum_next(&e)) > 0) {
-		if (!in_tx) {
-			if (gs_store_begin(st) < 0)
-				break;
-			in_tx = 1;
-		}
-		int base = sp->baseline != NULL;
-		for (size_t k = 0; base && k < sp->nparams; k++)
-			base = gs_value_eq(e.env[sp->params[k].slot], sp->baseline[sp->params[k].slot]);
-		gs_buf_reset(&json);
-		gs_config_json(sp, e.env, &json);
-		if (gs_store_config_add(st, sweep, (int64_t)e.index, gs_buf_str(&json), base) < 0) {
-			status = store_fail(st, "cannot store a configuration");
-			gs_store_rollback(st);
-			in_tx = 0;
-			break;
-		}
-		if (++batch == 20000) {
-			if (gs_store_commit(st) < 0) {
-				status = store_fail(st, "cannot commit");
-				in_tx = 0;
-				break;
-			}
-			in_tx = 0;
-			batch = 0;
-		}
-	}
-	gs_buf_release(&json);
-	if (in_tx && gs_store_commit(st) < 0)
-		status = store_fail(st, "cannot commit");
-	if (erc < 0) {
-		struct gs_diag d = GS_DIAG_INIT;
-		gs_enum_report(&e, &d);
-		gs_diag_print(&d, stderr);
-		gs_diag_release(&d);
-		status = GS_EXIT_ERRORS;
-	}
-	if (status == GS_EXIT_OK) {
-		const char **names = gs_xmalloc((sp->nparams + 1) * sizeof(*names));
-		for (size_t k = 0; k < sp->nparams; k++)
-			names[k] = sp->params[k].name;
-		if (gs_store_views(st, sweep, sp->name, names, sp->nparams) < 0)
-			fprintf(stderr, "gsearch: warning: views not created: %s\n",
-				gs_store_errmsg(st));
-		free(names);
-		if (gs_store_config_count(st, sweep, &after) < 0)
-			status = store_fail(st, "cannot count configurations");
-	}
-	if (status == GS_EXIT_OK)
-		printf("sweep %lld (%s) in %s: %lld configurations, %lld new%s%s\n", (long long)sweep,
-		       created ? "new" : "existing", dbpath, (long long)after,
-		       (long long)(after - before), a.shard_n > 1 ? ", shard " : "",
-		       a.shard_n > 1 ? gs_buf_str(&shard) : "");
+	struct gs_sweepid sid;
+	run_ident(&sid, sp, &a, &o, su.dv.ident, sample);
+	struct run_store rs = { .lock = { -1, NULL } };
+	int status = open_sweep(&rs, sp, &a, o.db, &sid);
 	if (status == GS_EXIT_OK && measure && !gs_space_validates(sp)) {
 		fflush(stdout);
 		fprintf(stderr, "gsearch: warning: %s\n", GS_UNVALIDATED_TEXT);
 	}
-	if (status == GS_EXIT_OK && compile_only) {
-		struct gs_sweep_opts so = {
-			.space_path = a.path,
-			.sets = a.sets,
-			.nsets = a.nsets,
-			.emu = a.emu,
-			.t1_grid = a.t1_grid,
-			.arch = arch,
-			.jobs = jobs,
-			.shard_i = a.shard_i,
-			.shard_n = a.shard_n,
-			.gpus = measure ? dv.gpus : NULL,
-			.ngpus = measure ? dv.ngpus : 0,
-			.emu_profile = dv.emu ? dv.emu->name : NULL,
-			.emu_threads = o.threads,
-			.emu_sample = sample,
-			.timeout_s = o.timeout_s > 0 ? o.timeout_s : sp->timeout,
-			.stop = o.stop,
-			.setup_timeout_s = o.setup_timeout_s,
-			.compile_timeout_s = o.compile_timeout_s,
-			.flush_l2 = o.flush_l2,
-			.progress = o.quiet ? 0 : isatty(2) ? 2 : 1,
-			.device_ident = dv.ident,
-			.remeasure = o.remeasure,
-			.worker_cmd = getenv("GSEARCH_WORKER"),
-			.pre = measure && !dv.emu ? &pre : NULL,
-		};
-		struct gs_sweep_stats ss;
-		gs_store_sweep_set_status(st, sweep, "running");
-		gs_trace("run: store ready");
-		int crc = gs_sweep_run(sp, nvrtc, st, sweep, &so, &ss);
-		gs_trace("run: sweep over");
-		/* the sweep has added its times to the store as it went */
-		gs_store_sweep_set_status(st, sweep, ss.interrupted ? "interrupted"
-						       : crc ? "failed"
-						       : measure ? "done" : "created");
-		printf("compiled %llu variants for %s with %u threads (NVRTC %s), %llu cached, "
-		       "%llu shared, %llu compile errors, %llu already final\n",
-		       (unsigned long long)ss.compiled, arch, jobs, gs_nvrtc_version(nvrtc),
-		       (unsigned long long)ss.cached, (unsigned long long)ss.shared,
-		       (unsigned long long)ss.compile_errors, (unsigned long long)ss.skipped_done);
-		gs_sweep_reused_print(&ss, stdout);
-		gs_sweep_stats_release(&ss);
-		long long results = 0, ok = 0;
-		if (measure)
-			summary(st, sweep, sp, dv.ident, &results, &ok);
-		/* DESIGN's budget, as `query summary` reports it for the store */
-		struct gs_overhead_in oi = {
-			.wall_s = ss.wall_s,
-			.compile_busy_s = ss.compile_busy_s,
-			.compile_threads = (int)jobs,
-			.work_s = ss.work_s,
-			.timed_s = ss.timed_s,
-			.device_busy_s = ss.device_busy_s,
-			.devices = measure ? (int)dv.ngpus : 0,
-		};
-		struct gs_overhead ov;
-		struct gs_buf line = GS_BUF_INIT;
-		gs_overhead(&oi, &ov);
-		gs_overhead_text(&line, &oi, &ov);
-		printf("%s\n", gs_buf_str(&line));
-		gs_buf_release(&line);
-		if (ss.worker_restarts)
-			printf("workers replaced %llu (%.2f s)\n", (unsigned long long)ss.worker_restarts,
-			       ss.restart_s);
-		if (ss.interrupted) {
-			status = 128 + ss.interrupted;
-		} else if (crc < 0) {
-			status = GS_EXIT_ERRORS;
-		} else if (measure && results && !ok) {
-			/* a script that sweeps and then reports must not take a
-			 * sweep of failures for a result */
-			printf("no configuration is ok: all %lld failed (`gsearch show %s INDEX` says why)\n",
-			       results, dbpath);
-			status = GS_EXIT_ERRORS;
-		}
-	}
-out:
-	gs_prespawn_cancel(&pre); /* unless the sweep adopted it */
+	if (status == GS_EXIT_OK && compiles)
+		status = sweep_and_report(&rs, sp, &a, &o, &su, measure, sample);
+	gs_prespawn_cancel(&su.pre); /* unless the sweep adopted it */
 	gs_space_args_release(&a); /* the workers' setup needed the --set texts */
-	gs_nvrtc_unload(nvrtc);
-	gs_enum_release(&e);
-	gs_store_close(st);
+	gs_nvrtc_unload(su.nl.n);
+	gs_store_close(rs.st);
 	gs_trace("run: store closed");
-	gs_store_unlock(&lock); /* after the last write */
-	free(dbpath);
-	gs_buf_release(&problems);
-	gs_buf_release(&params);
-	gs_buf_release(&shard);
-	gs_buf_release(&options_b);
-	gs_buf_release(&baseline_b);
+	gs_store_unlock(&rs.lock); /* after the last write */
+	free(rs.dbpath);
+	gs_sweepid_release(&sid);
 	gs_space_free(sp);
 	return status;
 }

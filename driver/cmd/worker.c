@@ -112,53 +112,6 @@ static enum gs_t1_grid t1_grid_from_json(const char *text)
 	return g;
 }
 
-static char *result_json(const struct gs_result *r)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "status", json_string(r->status));
-#define NUM(k, v)                                                                                  \
-	if ((v) >= 0 && (v) == (v))                                                                \
-	json_object_set_new(o, k, json_real(v))
-	if (!strcmp(r->status, "ok")) {
-		NUM("time_ms", r->time_ms);
-		NUM("min_ms", r->min_ms);
-		NUM("iqr_ms", r->iqr_ms);
-		json_object_set_new(o, "reps", json_integer(r->reps));
-		json_object_set_new(o, "runs", json_integer(r->runs));
-		json_object_set_new(o, "warmups", json_integer(r->warmups));
-		NUM("ci_lo_ms", r->ci_lo_ms);
-		NUM("ci_hi_ms", r->ci_hi_ms);
-		NUM("ci_pct", r->ci_pct);
-		NUM("timed_ms", r->timed_ms);
-	}
-	if (r->blocks_per_sm > 0 || r->limiter[0]) {
-		json_object_set_new(o, "blocks_per_sm", json_integer(r->blocks_per_sm));
-		NUM("occupancy", r->occupancy);
-		json_object_set_new(o, "limiter", json_string(r->limiter));
-	}
-	NUM("energy_j", r->energy_j);
-	NUM("power_w", r->power_w);
-	NUM("sm_clock_mhz", r->sm_clock_mhz);
-	NUM("temp_c", r->temp_c);
-	NUM("max_abs_err", r->max_abs_err);
-	NUM("max_rel_err", r->max_rel_err);
-#undef NUM
-	if (r->error[0])
-		json_object_set_new(o, "error", json_string(r->error));
-	if (r->metrics_json)
-		json_object_set_new(o, "metrics", json_string(r->metrics_json));
-	if (r->counters_json)
-		json_object_set_new(o, "counters", json_string(r->counters_json));
-	if (r->modeled)
-		json_object_set_new(o, "modeled", json_true());
-	json_object_set_new(o, "registers", json_integer(r->attr.registers));
-	if (r->sticky) /* this worker exits after the result: send it nothing more */
-		json_object_set_new(o, "sticky", json_true());
-	char *s = json_dumps(o, JSON_COMPACT);
-	json_decref(o);
-	return s;
-}
-
 /* Started before its setup (sched/prespawn.h): the driver and a context
  * get ready while the supervisor still works out the sweep. */
 struct prewarm {
@@ -203,6 +156,109 @@ static void before_open(void *arg)
 	prewarm_join(p);
 }
 
+/* The setup's space (proto.h): the version checked, the space parsed from
+ * the text the setup carries, and with emulated sampling its twin at the
+ * real size.  NULL after sending why (fatal). */
+static struct gs_space *setup_space(const struct gs_frame *f, struct gs_space **real_sp)
+{
+	if (strcmp(f->s[1], GS_PROTO_VERSION)) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "protocol %s, this worker speaks %s", f->s[1], GS_PROTO_VERSION);
+		send2("fatal", msg);
+		return NULL;
+	}
+	struct gs_space_opts so = { .emu = atoi(f->s[3]), .t1_grid = t1_grid_from_json(f->s[8]) };
+	uint32_t ns = (uint32_t)strtoul(f->s[9], NULL, 10);
+	if (f->n < 10 + ns) {
+		send2("fatal", "truncated setup");
+		return NULL;
+	}
+	so.sets = (const char *const *)f->s + 10;
+	so.nsets = ns;
+	/* the space and its kernels come with the setup, never from the disk */
+	uint32_t k = 10 + ns;
+	uint32_t nfiles = f->n >= k + 2 ? (uint32_t)strtoul(f->s[k + 1], NULL, 10) : 0;
+	if (f->n < k + 2 || nfiles > (f->n - k - 2) / 2 || f->n != k + 2 + 2 * nfiles) {
+		send2("fatal", "truncated setup");
+		return NULL;
+	}
+	struct gs_file_text *given = gs_xcalloc(nfiles + 1, sizeof(*given));
+	for (uint32_t i = 0; i < nfiles; i++)
+		given[i] = (struct gs_file_text){ f->s[k + 2 + 2 * i], f->s[k + 3 + 2 * i],
+						  f->len[k + 3 + 2 * i] };
+	so.files = given;
+	so.nfiles = nfiles;
+	struct gs_diag d = GS_DIAG_INIT;
+	struct gs_space *sp =
+		gs_space_parse(gs_source_new(f->s[2], f->s[k], f->len[k]), &so, &d);
+	/* timed at the real size: the same space without its emulator sizes */
+	struct gs_space_opts ro = so;
+	ro.emu = 0;
+	*real_sp = so.emu && strstr(f->s[8], "\"emu_sample\"")
+		? gs_space_parse(gs_source_new(f->s[2], f->s[k], f->len[k]), &ro, &d) : NULL;
+	free(given);
+	if (!sp || d.errors) {
+		send2("fatal", "the space has errors (run `gsearch check`)");
+		gs_diag_release(&d);
+		gs_space_free(sp);
+		return NULL;
+	}
+	gs_diag_release(&d);
+	return sp;
+}
+
+/* Measures what the supervisor sends until its end of the pipe closes:
+ * GS_EXIT_OK, or GS_EXIT_ERRORS on a message that is not a measure. */
+static int serve(struct gs_measure *m, const struct gs_space *sp, struct gs_value *env,
+		 struct gs_arena *a)
+{
+	int status = GS_EXIT_OK;
+	struct gs_frame f;
+	char err[2048];
+	double waited = 0, tw = gs_now();
+	unsigned long nwait = 0;
+	while (gs_frame_recv(0, &f) == 0) {
+		waited += gs_now() - tw;
+		nwait++;
+		if (f.n < 6 || strcmp(f.s[0], "measure")) {
+			gs_frame_free(&f);
+			status = GS_EXIT_ERRORS;
+			break;
+		}
+		double best_ms = strtod(f.s[3], NULL);
+		uint32_t ne = (uint32_t)strtoul(f.s[4], NULL, 10);
+		if (f.n != 6 + ne) {
+			gs_frame_free(&f);
+			status = GS_EXIT_ERRORS;
+			break;
+		}
+		struct gs_result r;
+		memcpy(env, sp->env0, sp->nslots * sizeof(*env));
+		if (env_from_json(sp, f.s[2], env, a, err, sizeof err) < 0) {
+			memset(&r, 0, sizeof r);
+			snprintf(r.status, sizeof r.status, "launch_error");
+			snprintf(r.error, sizeof r.error, "%.500s", err);
+		} else {
+			gs_measure_config(m, env, f.s[5 + ne], f.len[5 + ne], (const char *const *)f.s + 5,
+					  ne, best_ms, &r);
+		}
+		char *rj = gs_proto_result_encode(&r);
+		const char *s[3] = { "result", f.s[1], rj };
+		size_t len[3] = { 6, strlen(f.s[1]), strlen(rj) };
+		int wr = gs_frame_send(1, s, len, 3);
+		free(rj);
+		int sticky = r.sticky;
+		gs_result_release(&r);
+		gs_frame_free(&f);
+		if (wr < 0 || sticky)
+			break; /* a broken context cannot measure again */
+		tw = gs_now();
+	}
+	if (getenv("GSEARCH_PROFILE") && nwait)
+		fprintf(stderr, "gsearch: worker waited %.3f ms per measure for it\n", 1e3 * waited / nwait);
+	return status;
+}
+
 int gs_cmd_worker(int argc, char **argv)
 {
 	if (gs_die_with_parent() < 0)
@@ -233,49 +289,11 @@ int gs_cmd_worker(int argc, char **argv)
 		send2("fatal", "expected a setup message");
 		return GS_EXIT_ERRORS;
 	}
-	if (strcmp(f.s[1], GS_PROTO_VERSION)) {
-		char msg[256];
-		snprintf(msg, sizeof msg, "protocol %s, this worker speaks %s", f.s[1], GS_PROTO_VERSION);
-		send2("fatal", msg);
+	struct gs_space *real_sp = NULL;
+	struct gs_space *sp = setup_space(&f, &real_sp);
+	if (!sp)
 		goto refuse;
-	}
-	struct gs_space_opts so = { .emu = atoi(f.s[3]), .t1_grid = t1_grid_from_json(f.s[8]) };
-	uint32_t ns = (uint32_t)strtoul(f.s[9], NULL, 10);
-	if (f.n < 10 + ns) {
-		send2("fatal", "truncated setup");
-		goto refuse;
-	}
-	so.sets = (const char *const *)f.s + 10;
-	so.nsets = ns;
-	/* the space and its kernels come with the setup, never from the disk */
-	uint32_t k = 10 + ns;
-	uint32_t nfiles = f.n >= k + 2 ? (uint32_t)strtoul(f.s[k + 1], NULL, 10) : 0;
-	if (f.n < k + 2 || nfiles > (f.n - k - 2) / 2 || f.n != k + 2 + 2 * nfiles) {
-		send2("fatal", "truncated setup");
-		goto refuse;
-	}
-	struct gs_file_text *given = gs_xcalloc(nfiles + 1, sizeof(*given));
-	for (uint32_t i = 0; i < nfiles; i++)
-		given[i] = (struct gs_file_text){ f.s[k + 2 + 2 * i], f.s[k + 3 + 2 * i],
-						  f.len[k + 3 + 2 * i] };
-	so.files = given;
-	so.nfiles = nfiles;
 	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_space *sp =
-		gs_space_parse(gs_source_new(f.s[2], f.s[k], f.len[k]), &so, &d);
-	/* timed at the real size: the same space without its emulator sizes */
-	struct gs_space_opts ro = so;
-	ro.emu = 0;
-	struct gs_space *real_sp = so.emu && strstr(f.s[8], "\"emu_sample\"")
-		? gs_space_parse(gs_source_new(f.s[2], f.s[k], f.len[k]), &ro, &d) : NULL;
-	free(given);
-	if (!sp || d.errors) {
-		send2("fatal", "the space has errors (run `gsearch check`)");
-		gs_diag_release(&d);
-		gs_space_free(sp);
-		goto refuse;
-	}
-	gs_diag_release(&d);
 	char err[2048] = "";
 	struct gs_arena a = GS_ARENA_INIT;
 	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
@@ -334,48 +352,7 @@ int gs_cmd_worker(int argc, char **argv)
 		 di->name, di->cc_major, di->cc_minor, di->sms, di->driver, gs_now() - t0,
 		 gs_measure_ref_cached(m) ? "true" : "false");
 	send2("ready", info);
-	int status = GS_EXIT_OK;
-	double waited = 0, tw = gs_now();
-	unsigned long nwait = 0;
-	while (gs_frame_recv(0, &f) == 0) {
-		waited += gs_now() - tw;
-		nwait++;
-		if (f.n < 6 || strcmp(f.s[0], "measure")) {
-			gs_frame_free(&f);
-			status = GS_EXIT_ERRORS;
-			break;
-		}
-		double best_ms = strtod(f.s[3], NULL);
-		uint32_t ne = (uint32_t)strtoul(f.s[4], NULL, 10);
-		if (f.n != 6 + ne) {
-			gs_frame_free(&f);
-			status = GS_EXIT_ERRORS;
-			break;
-		}
-		struct gs_result r;
-		memcpy(env, sp->env0, sp->nslots * sizeof(*env));
-		if (env_from_json(sp, f.s[2], env, &a, err, sizeof err) < 0) {
-			memset(&r, 0, sizeof r);
-			snprintf(r.status, sizeof r.status, "launch_error");
-			snprintf(r.error, sizeof r.error, "%.500s", err);
-		} else {
-			gs_measure_config(m, env, f.s[5 + ne], f.len[5 + ne], (const char *const *)f.s + 5,
-					  ne, best_ms, &r);
-		}
-		char *rj = result_json(&r);
-		const char *s[3] = { "result", f.s[1], rj };
-		size_t len[3] = { 6, strlen(f.s[1]), strlen(rj) };
-		int wr = gs_frame_send(1, s, len, 3);
-		free(rj);
-		int sticky = r.sticky;
-		gs_result_release(&r);
-		gs_frame_free(&f);
-		if (wr < 0 || sticky)
-			break; /* a broken context cannot measure again */
-		tw = gs_now();
-	}
-	if (getenv("GSEARCH_PROFILE") && nwait)
-		fprintf(stderr, "gsearch: worker waited %.3f ms per measure for it\n", 1e3 * waited / nwait);
+	int status = serve(m, sp, env, &a);
 	gs_trace("worker: input closed");
 	gs_measure_release(m);
 	gs_nvrtc_unload(nvrtc);

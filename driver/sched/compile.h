@@ -1,5 +1,5 @@
 /* compile.h — compiling one variant, the unit of work of the supervisor's
- * compile threads (sched/sweep.c): NVRTC in this process or in the calling
+ * compile threads (sched/compiles.c): NVRTC in this process or in the calling
  * thread's compile server, then the resources from the cubin and the ptxas
  * report.  The caller owns the gs_built and releases it. */
 #ifndef GS_SCHED_COMPILE_H

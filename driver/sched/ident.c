@@ -357,11 +357,6 @@ void gs_ident_free(struct gs_ident *id)
 	free(id);
 }
 
-const char *gs_ident_sweep_part(const struct gs_ident *id)
-{
-	return id->sweep;
-}
-
 static int str_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);

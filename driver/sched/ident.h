@@ -57,7 +57,4 @@ struct gs_variant;
 void gs_ident_config(struct gs_ident *id, const struct gs_value *env, const struct gs_variant *v,
 		     char out[33]);
 
-/* The sweep-wide part alone (32 hex digits), for tests and reports. */
-const char *gs_ident_sweep_part(const struct gs_ident *id);
-
 #endif

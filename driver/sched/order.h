@@ -32,7 +32,7 @@ void gs_corder_learn(struct gs_corder *o, const size_t *pos, double seconds);
 unsigned gs_corder_learned(const struct gs_corder *o);
 
 /* The same model, learned from measured medians instead of compile times,
- * also orders the measurements (sweep.c): among the configurations
+ * also orders the measurements (readyq.c): among the configurations
  * compiled and waiting for a device, the one predicted fastest goes first,
  * the space's baseline before all.  The sweep's best is then found early,
  * and the stopping rule's focus (dev/stoprule.h) sets aside the losers

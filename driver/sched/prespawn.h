@@ -5,7 +5,7 @@
  * name the sweep) and the worker's (to measure) would pay them one after
  * the other.  `gsearch run` therefore starts the first GPU's worker at once,
  * with `--prewarm ORDINAL` so that it initializes while the supervisor does,
- * and the sweep adopts it (sched/sweep.c) instead of starting one; a run
+ * and the sweep adopts it (sched/workers.c) instead of starting one; a run
  * that ends up elsewhere (the emulated device, an error) cancels it. */
 #ifndef GS_SCHED_PRESPAWN_H
 #define GS_SCHED_PRESPAWN_H

@@ -1,9 +1,11 @@
-/* sweep.h — the supervisor: one libuv loop that enumerates configurations,
- * compiles their variants on the thread pool (sched/compile.h), hands them
- * to one worker process per device (sched/proto.h), enforces timeouts,
- * replaces workers that crash or hang, and is the only writer of the store.
- * Each finished configuration is committed at once; configurations with a
- * final outcome in the store are not measured again. */
+/* sweep.h — the supervisor: one libuv loop that takes configurations from
+ * a source (sched/source.h; by default the enumeration), compiles their
+ * variants on the thread pool (sched/compile.h), hands them to one worker
+ * process per device (sched/proto.h), enforces timeouts, replaces workers
+ * that crash or hang, and is the only writer of the store.  Each finished
+ * configuration is committed at once; configurations with a final outcome
+ * in the store are not measured again.  How the work is divided among
+ * sched/'s files: sched/pipeline.h. */
 #ifndef GS_SCHED_SWEEP_H
 #define GS_SCHED_SWEEP_H
 
@@ -14,6 +16,7 @@
 #include "gen/gen.h"
 #include "space/space.h"
 #include "sched/prespawn.h"
+#include "sched/source.h"
 #include "store/store.h"
 
 struct gs_sweep_opts {
@@ -43,6 +46,8 @@ struct gs_sweep_opts {
 	int remeasure;            /* take no result of another sweep (sched/ident.h) */
 	const char *worker_cmd;   /* test hook: program run as the worker (default: this binary) */
 	struct gs_prespawned *pre; /* a worker already started for one GPU (prespawn.h), or NULL */
+	struct gs_sched_source *source;  /* where the configurations come from (source.h); NULL: the
+				   * enumeration of shard_i of shard_n.  The sweep releases it. */
 };
 
 /* Results a run took from one other sweep. */
