@@ -6,9 +6,13 @@
 # Each executable prints Check's report and a last line "<name>: N passed,
 # M failed" (tests/unit/harness.h).  An executable that dies without that
 # line, exits non-zero with no failed test (a leak report at exit, say), or
-# whose output carries a sanitizer report counts one extra failure.  Runs from
-# the repository root with a fresh TMPDIR.  With GS_RESULT set, writes
-# "<passed> <failed>" there for `make test`.
+# whose output carries a sanitizer report counts one extra failure.  A test
+# that printed "<name>: skipped: ..." (gs_test_skip) passed in Check's count
+# but ran nothing: it counts as skipped, and with GS_NO_SKIP=1 (the Makefile
+# sets it on a host that has NVRTC, which every skip today waits for) as
+# failed too.  Runs from the repository root with a fresh TMPDIR.  Prints
+# "unit: N passed, N failed[, N skipped]"; with GS_RESULT set, writes
+# "<passed> <failed> <skipped>" there for `make test`.
 set -uo pipefail
 
 cd "$(dirname "$0")/.." || exit 2
@@ -19,6 +23,7 @@ limit=${GS_UNIT_LIMIT:-900}
 
 passed=0
 failed=0
+skipped=0
 if [ $# -eq 0 ]; then
 	echo "unit: no unit tests (tests/unit/test_*.c)"
 fi
@@ -41,8 +46,15 @@ for bin in "$@"; do
 	fi
 	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
 	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')
-	passed=$((passed + p))
+	s=$(grep -cE "^$name: skipped: " "$out")
+	[ "$s" -gt "$p" ] && s=$p
+	passed=$((passed + p - s))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
+	if [ "$s" -gt 0 ] && [ "${GS_NO_SKIP:-0}" = 1 ]; then
+		echo "$name: FAIL: $s test(s) skipped on a host where they must run (GS_NO_SKIP=1)"
+		failed=$((failed + s))
+	fi
 	if [ "$f" -eq 0 ] && [ "$status" -ne 0 ]; then
 		echo "$name: FAIL: exit status $status although every test passed"
 		failed=$((failed + 1))
@@ -52,6 +64,8 @@ for bin in "$@"; do
 	fi
 done
 
-echo "unit: $passed passed, $failed failed"
-[ -n "${GS_RESULT:-}" ] && echo "$passed $failed" >"$GS_RESULT"
+extra=
+[ "$skipped" -gt 0 ] && extra=", $skipped skipped"
+echo "unit: $passed passed, $failed failed$extra"
+[ -n "${GS_RESULT:-}" ] && echo "$passed $failed $skipped" >"$GS_RESULT"
 [ "$failed" -eq 0 ]

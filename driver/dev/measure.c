@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dev/launch.h"
 #include "dev/validate.h"
 #include "gen/variant.h"
 #include "space/enum.h"
@@ -178,80 +179,112 @@ static int scalar_arg(struct gs_measure *m, const struct gs_arg *a, struct gs_va
 	return 0;
 }
 
-/* Build the sequence of a list of launches for the configuration in env. */
+/* Building the plan of a list of launches for the configuration in env. */
+struct plan_walk {
+	struct gs_measure *m;
+	const struct gs_space *sp;
+	const uint64_t *ptrs;
+	struct gs_func **funcs;
+	const char *const *kernels;
+	size_t nk;
+	size_t k; /* the kernel of the launch being walked */
+	struct gs_value *env;
+	struct plan *p;
+	char *err;
+	size_t errlen;
+};
+
+static struct step *plan_step(struct plan *p)
+{
+	gs_grow(&p->steps, &p->cap, p->n + 1, sizeof(*p->steps));
+	struct step *st = &p->steps[p->n++];
+	memset(st, 0, sizeof(*st));
+	return st;
+}
+
+static int plan_launch(void *ctx, const struct gs_launch *l)
+{
+	struct plan_walk *w = ctx;
+	for (w->k = 0; w->k < w->nk; w->k++)
+		if (!strcmp(w->kernels[w->k], l->kernel))
+			return 0;
+	snprintf(w->err, w->errlen, "no entry for kernel '%s'", l->kernel);
+	return -1;
+}
+
+static int plan_loop(void *ctx, const struct gs_launch *l, struct gs_value *seq)
+{
+	struct plan_walk *w = ctx;
+	if (eval(w->m, l->loop_c, w->env, seq, w->err, w->errlen) < 0)
+		return -1;
+	*seq = gs_value_persist(&w->m->vm.scratch, *seq);
+	return 0;
+}
+
+static int plan_copy(void *ctx, const struct gs_launch *l, const struct gs_copy *c)
+{
+	struct plan_walk *w = ctx;
+	const struct gs_buffer *b = &w->sp->buffers[c->buffer];
+	size_t es = gs_btype_size(b->type);
+	int64_t s0 = 0, s1 = b->n;
+	(void)l;
+	if (c->start_c && eval_int(w->m, c->start_c, w->env, &s0, w->err, w->errlen) < 0)
+		return -1;
+	if (c->end_c && eval_int(w->m, c->end_c, w->env, &s1, w->err, w->errlen) < 0)
+		return -1;
+	if (s0 < 0 || s1 > b->n || s0 > s1) {
+		snprintf(w->err, w->errlen, "copy of %s[%lld:%lld] is outside its %lld elements",
+			 b->name, (long long)s0, (long long)s1, (long long)b->n);
+		return -1;
+	}
+	struct step *st = plan_step(w->p);
+	st->is_copy = 1;
+	st->symbol = c->symbol;
+	st->src = w->ptrs[c->buffer] + (uint64_t)s0 * es;
+	st->n = (size_t)(s1 - s0) * es;
+	return 0;
+}
+
+static int plan_run(void *ctx, const struct gs_launch *l)
+{
+	struct plan_walk *w = ctx;
+	struct gs_measure *m = w->m;
+	const struct gs_space *sp = w->sp;
+	struct gs_value *env = w->env;
+	char *err = w->err;
+	size_t errlen = w->errlen;
+	struct step *st = plan_step(w->p);
+	st->f = w->funcs[w->k];
+	if (geometry(m, &l->block, &sp->block, env, st->block, err, errlen) < 0 ||
+	    geometry(m, &l->grid, &sp->grid, env, st->grid, err, errlen) < 0)
+		return -1;
+	const struct gs_code *sh = l->shared_c ? l->shared_c : sp->shared_c;
+	int64_t smem = 0;
+	if (sh && eval_int(m, sh, env, &smem, err, errlen) < 0)
+		return -1;
+	st->smem = smem > 0 ? (size_t)smem : 0;
+	st->args = gs_xcalloc(l->nargs + 1, sizeof(*st->args));
+	st->argbuf = gs_xcalloc(l->nargs + 1, sizeof(*st->argbuf));
+	for (size_t ai = 0; ai < l->nargs; ai++) {
+		const struct gs_arg *a = &l->args[ai];
+		if (a->buffer >= 0)
+			st->argbuf[ai] = w->ptrs[a->buffer];
+		else if (scalar_arg(m, a, env, &st->argbuf[ai], err, errlen) < 0)
+			return -1;
+		st->args[ai] = &st->argbuf[ai];
+	}
+	return 0;
+}
+
 static int build_plan_in(struct gs_measure *m, const struct gs_space *sp, const uint64_t *ptrs,
 			 const struct gs_launch *ls, size_t nl, struct gs_func **funcs,
 			 const char *const *kernels, size_t nk, struct gs_value *env, struct plan *p,
 			 char *err, size_t errlen)
 {
-	for (size_t li = 0; li < nl; li++) {
-		const struct gs_launch *l = &ls[li];
-		size_t k;
-		for (k = 0; k < nk; k++)
-			if (!strcmp(kernels[k], l->kernel))
-				break;
-		if (k == nk) {
-			snprintf(err, errlen, "no entry for kernel '%s'", l->kernel);
-			return -1;
-		}
-		int64_t count = 1;
-		struct gs_value seq = gs_none();
-		if (l->loop_c) {
-			if (eval(m, l->loop_c, env, &seq, err, errlen) < 0)
-				return -1;
-			seq = gs_value_persist(&m->vm.scratch, seq);
-			count = gs_seq_len(seq);
-		}
-		for (int64_t it = 0; it < count; it++) {
-			if (l->loop_c)
-				env[l->loop_slot] = gs_seq_at(seq, it);
-			for (size_t ci = 0; ci < l->ncopies; ci++) {
-				const struct gs_copy *c = &l->copies[ci];
-				const struct gs_buffer *b = &sp->buffers[c->buffer];
-				size_t es = gs_btype_size(b->type);
-				int64_t s0 = 0, s1 = b->n;
-				if (c->start_c && eval_int(m, c->start_c, env, &s0, err, errlen) < 0)
-					return -1;
-				if (c->end_c && eval_int(m, c->end_c, env, &s1, err, errlen) < 0)
-					return -1;
-				if (s0 < 0 || s1 > b->n || s0 > s1) {
-					snprintf(err, errlen, "copy of %s[%lld:%lld] is outside its %lld elements",
-						 b->name, (long long)s0, (long long)s1, (long long)b->n);
-					return -1;
-				}
-				gs_grow(&p->steps, &p->cap, p->n + 1, sizeof(*p->steps));
-				struct step *st = &p->steps[p->n++];
-				memset(st, 0, sizeof(*st));
-				st->is_copy = 1;
-				st->symbol = c->symbol;
-				st->src = ptrs[c->buffer] + (uint64_t)s0 * es;
-				st->n = (size_t)(s1 - s0) * es;
-			}
-			gs_grow(&p->steps, &p->cap, p->n + 1, sizeof(*p->steps));
-			struct step *st = &p->steps[p->n++];
-			memset(st, 0, sizeof(*st));
-			st->f = funcs[k];
-			if (geometry(m, &l->block, &sp->block, env, st->block, err, errlen) < 0 ||
-			    geometry(m, &l->grid, &sp->grid, env, st->grid, err, errlen) < 0)
-				return -1;
-			const struct gs_code *sh = l->shared_c ? l->shared_c : sp->shared_c;
-			int64_t smem = 0;
-			if (sh && eval_int(m, sh, env, &smem, err, errlen) < 0)
-				return -1;
-			st->smem = smem > 0 ? (size_t)smem : 0;
-			st->args = gs_xcalloc(l->nargs + 1, sizeof(*st->args));
-			st->argbuf = gs_xcalloc(l->nargs + 1, sizeof(*st->argbuf));
-			for (size_t ai = 0; ai < l->nargs; ai++) {
-				const struct gs_arg *a = &l->args[ai];
-				if (a->buffer >= 0)
-					st->argbuf[ai] = ptrs[a->buffer];
-				else if (scalar_arg(m, a, env, &st->argbuf[ai], err, errlen) < 0)
-					return -1;
-				st->args[ai] = &st->argbuf[ai];
-			}
-		}
-	}
-	return 0;
+	static const struct gs_launch_visit visit = { plan_launch, plan_loop, plan_copy, plan_run };
+	struct plan_walk w = { .m = m, .sp = sp, .ptrs = ptrs, .funcs = funcs, .kernels = kernels,
+			       .nk = nk, .env = env, .p = p, .err = err, .errlen = errlen };
+	return gs_launch_walk(ls, nl, env, &visit, &w);
 }
 
 static int build_plan(struct gs_measure *m, const struct gs_launch *ls, size_t nl,

@@ -4,6 +4,7 @@
  * error at compile time only when no combination of its operands' possible
  * types is valid, so the checker never rejects what Python would accept; the
  * evaluator still checks every operation at run time. */
+#include "lang/builtins.h"
 #include "lang/expr.h"
 #include "lang/lex.h"
 #include "lang/opcodes.h"
@@ -295,22 +296,13 @@ static unsigned call(struct cstate *s, const struct gs_expr *e)
 		return GS_T(RANGE);
 	case GS_B_LEN:
 	case GS_B_INT:
-	case GS_B_CEIL:
-	case GS_B_FLOOR:
-	case GS_B_TRUNC:
+	GS_ROUNDING_BUILTINS(GS_BUILTIN_CASE)
 	case GS_B_ISQRT:
 	case GS_B_GCD:
 	case GS_B_LCM:
 		return GS_T(INT);
 	case GS_B_FLOAT:
-	case GS_B_SQRT:
-	case GS_B_EXP:
-	case GS_B_LOG:
-	case GS_B_LOG2:
-	case GS_B_LOG10:
-	case GS_B_SIN:
-	case GS_B_COS:
-	case GS_B_TAN:
+	GS_MATH_BUILTINS(GS_BUILTIN_CASE)
 		if (b != GS_B_FLOAT && e->n >= 1 && !(targ[0] & GS_T_NUM))
 			error(s, e->items[0]->loc, "%s() needs a number, not '%s'", e->name,
 			      type_word(targ[0]));

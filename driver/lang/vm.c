@@ -5,6 +5,7 @@
  * and overflow is an error rather than a silent wrap: a constraint that
  * overflows is a bug in the space, and the user must hear of it. */
 #define _GNU_SOURCE
+#include "lang/builtins.h"
 #include "lang/expr.h"
 #include "lang/lex.h"
 #include "lang/opcodes.h"
@@ -865,14 +866,7 @@ static int builtin(struct gs_vm *vm, struct gs_loc loc, int b, struct gs_value *
 		out->l->n = 2;
 		return 0;
 	}
-	case GS_B_SQRT:
-	case GS_B_EXP:
-	case GS_B_LOG:
-	case GS_B_LOG2:
-	case GS_B_LOG10:
-	case GS_B_SIN:
-	case GS_B_COS:
-	case GS_B_TAN: {
+	GS_MATH_BUILTINS(GS_BUILTIN_CASE) {
 		if (need_num(vm, loc, fn, args[0]))
 			return -1;
 		double x = num(args[0]), r;
@@ -909,9 +903,7 @@ static int builtin(struct gs_vm *vm, struct gs_loc loc, int b, struct gs_value *
 		*out = gs_float(r);
 		return 0;
 	}
-	case GS_B_CEIL:
-	case GS_B_FLOOR:
-	case GS_B_TRUNC:
+	GS_ROUNDING_BUILTINS(GS_BUILTIN_CASE)
 		if (need_num(vm, loc, fn, args[0]))
 			return -1;
 		if (is_int(args[0])) {

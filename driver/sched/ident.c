@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dev/emu/emu.h"
+#include "dev/launch.h"
 #include "gen/variant.h"
 #include "lang/lex.h"
 #include "space/enum.h"
@@ -142,53 +143,71 @@ static int put_geom(struct gs_buf *b, struct gs_ident *id, const char *what,
 /* A launch sequence as the worker's plan would be built (dev/measure.c):
  * every iteration of every launch, with its copies, geometry, shared
  * memory and arguments. */
+struct launch_text {
+	struct gs_buf *b;
+	struct gs_ident *id;
+	struct gs_value *env;
+};
+
+static int text_launch(void *ctx, const struct gs_launch *l)
+{
+	struct launch_text *t = ctx;
+	gs_buf_printf(t->b, "\nlaunch %s", l->kernel);
+	return 0;
+}
+
+static int text_loop(void *ctx, const struct gs_launch *l, struct gs_value *seq)
+{
+	struct launch_text *t = ctx;
+	gs_buf_printf(t->b, " for %s in ", l->loop_var ? l->loop_var : "");
+	return put_value(t->b, t->id, l->loop_c, t->env, seq);
+}
+
+static int text_copy(void *ctx, const struct gs_launch *l, const struct gs_copy *c)
+{
+	struct launch_text *t = ctx;
+	(void)l;
+	gs_buf_printf(t->b, "\n copy %s <- %s[", c->symbol, c->bufname);
+	if (put_value(t->b, t->id, c->start_c, t->env, NULL) < 0)
+		return -1;
+	gs_buf_putc(t->b, ':');
+	if (put_value(t->b, t->id, c->end_c, t->env, NULL) < 0)
+		return -1;
+	gs_buf_putc(t->b, ']');
+	return 0;
+}
+
+static int text_run(void *ctx, const struct gs_launch *l)
+{
+	struct launch_text *t = ctx;
+	struct gs_buf *b = t->b;
+	const struct gs_space *sp = t->id->sp;
+	gs_buf_puts(b, "\n run");
+	if (put_geom(b, t->id, "block", &l->block, &sp->block, t->env) < 0 ||
+	    put_geom(b, t->id, "grid", &l->grid, &sp->grid, t->env) < 0)
+		return -1;
+	gs_buf_puts(b, " shared ");
+	if (put_value(b, t->id, l->shared_c ? l->shared_c : sp->shared_c, t->env, NULL) < 0)
+		return -1;
+	for (size_t ai = 0; ai < l->nargs; ai++) {
+		const struct gs_arg *a = &l->args[ai];
+		if (a->buffer >= 0) {
+			gs_buf_printf(b, " %s", sp->buffers[a->buffer].name);
+			continue;
+		}
+		gs_buf_printf(b, " %s:", gs_btype_name(a->type));
+		if (put_value(b, t->id, a->code, t->env, NULL) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void put_launches(struct gs_buf *b, struct gs_ident *id, const struct gs_launch *ls,
 			 size_t nl, struct gs_value *env)
 {
-	const struct gs_space *sp = id->sp;
-	for (size_t li = 0; li < nl; li++) {
-		const struct gs_launch *l = &ls[li];
-		int64_t count = 1;
-		struct gs_value seq = gs_none();
-		gs_buf_printf(b, "\nlaunch %s", l->kernel);
-		if (l->loop_c) {
-			gs_buf_printf(b, " for %s in ", l->loop_var ? l->loop_var : "");
-			if (put_value(b, id, l->loop_c, env, &seq) < 0)
-				return;
-			count = gs_seq_len(seq);
-		}
-		for (int64_t it = 0; it < count; it++) {
-			if (l->loop_c)
-				env[l->loop_slot] = gs_seq_at(seq, it);
-			for (size_t ci = 0; ci < l->ncopies; ci++) {
-				const struct gs_copy *c = &l->copies[ci];
-				gs_buf_printf(b, "\n copy %s <- %s[", c->symbol, c->bufname);
-				if (put_value(b, id, c->start_c, env, NULL) < 0)
-					return;
-				gs_buf_putc(b, ':');
-				if (put_value(b, id, c->end_c, env, NULL) < 0)
-					return;
-				gs_buf_putc(b, ']');
-			}
-			gs_buf_puts(b, "\n run");
-			if (put_geom(b, id, "block", &l->block, &sp->block, env) < 0 ||
-			    put_geom(b, id, "grid", &l->grid, &sp->grid, env) < 0)
-				return;
-			gs_buf_puts(b, " shared ");
-			if (put_value(b, id, l->shared_c ? l->shared_c : sp->shared_c, env, NULL) < 0)
-				return;
-			for (size_t ai = 0; ai < l->nargs; ai++) {
-				const struct gs_arg *a = &l->args[ai];
-				if (a->buffer >= 0) {
-					gs_buf_printf(b, " %s", sp->buffers[a->buffer].name);
-					continue;
-				}
-				gs_buf_printf(b, " %s:", gs_btype_name(a->type));
-				if (put_value(b, id, a->code, env, NULL) < 0)
-					return;
-			}
-		}
-	}
+	static const struct gs_launch_visit visit = { text_launch, text_loop, text_copy, text_run };
+	struct launch_text t = { b, id, env };
+	gs_launch_walk(ls, nl, env, &visit, &t);
 }
 
 /* ---- the sweep-wide part ---------------------------------------------------------- */

@@ -24,18 +24,81 @@
 #include "store/schema.h"
 #include "store/store.h"
 
-/* The identity of a sweep but its shard, with what each field means to a
- * person reading why two inputs are different sweeps. */
+/* The identity of a sweep but its shard, in the order of struct gs_sweep_ident,
+ * with what each field means to a person reading why two inputs are different
+ * sweeps and whether it is short enough to print both values. */
+#define IDENT_FIELDS(X)                                                  \
+	X(SPACE_NAME, space_name, "space name", 1)                       \
+	X(SPACE_HASH, space_hash, "space text", 0)                       \
+	X(KERNEL_HASH, kernel_hash, "kernel sources", 0)                 \
+	X(PROBLEM_JSON, problem_json, "problem values", 1)               \
+	X(OPTIONS_JSON, options_json, "measurement options", 1)          \
+	X(DEVICE, device, "device", 1)                                   \
+	X(PARAMS_JSON, params_json, "parameter values", 0)
+
+enum ident_field {
+#define X(id, col, what, show) IF_##id,
+	IDENT_FIELDS(X)
+#undef X
+	NIDENT
+};
+
 static const struct {
 	const char *col, *what;
-	int show; /* short enough to print both values */
+	int show;
 } ident_fields[] = {
-	{ "space_name", "space name", 1 },     { "space_hash", "space text", 0 },
-	{ "kernel_hash", "kernel sources", 0 }, { "problem_json", "problem values", 1 },
-	{ "options_json", "measurement options", 1 }, { "device", "device", 1 },
-	{ "params_json", "parameter values", 0 },
+#define X(id, col, what, show) [IF_##id] = { #col, what, show },
+	IDENT_FIELDS(X)
+#undef X
 };
-#define NIDENT GS_ARRAY_SIZE(ident_fields)
+
+/* The columns of sweep_part after sweep_id, in this order.  The first
+ * PART_NKEY name a part (the table's key but sweep_id); those from
+ * compile_threads on came with schema 6 and are NULL from an input that
+ * predates it. */
+#define PART_COLUMNS(X)                                                  \
+	X(IDENT_HASH, ident_hash)                                        \
+	X(HOST, host)                                                    \
+	X(CREATED_AT, created_at)                                        \
+	X(SHARD, shard)                                                  \
+	X(DEVICE, device)                                                \
+	X(GPUS, gpus)                                                    \
+	X(GSEARCH_VERSION, gsearch_version)                              \
+	X(STARTED_AT, started_at)                                        \
+	X(FINISHED_AT, finished_at)                                      \
+	X(STATUS, status)                                                \
+	X(WALL_S, wall_s)                                                \
+	X(COMPILE_BUSY_S, compile_busy_s)                                \
+	X(DEVICE_BUSY_S, device_busy_s)                                  \
+	X(CONFIGS, configs)                                              \
+	X(RESULTS, results)                                              \
+	X(SOURCE, source)                                                \
+	X(COMPILE_THREADS, compile_threads)                              \
+	X(WORKER_RESTARTS, worker_restarts)                              \
+	X(RESTART_S, restart_s)                                          \
+	X(TIMED_S, timed_s)
+
+enum part_col {
+#define X(id, col) PC_##id,
+	PART_COLUMNS(X)
+#undef X
+	PART_NCOLS
+};
+
+static const char *const part_col_name[] = {
+#define X(id, col) [PC_##id] = #col,
+	PART_COLUMNS(X)
+#undef X
+};
+
+#define PART_NKEY (PC_CREATED_AT + 1)
+#define PART_NEW PC_COMPILE_THREADS /* the first column schema 6 added */
+
+/* The columns of a part that add up over the runs of a sweep, in the order
+ * of summarize()'s ?3 to ?8. */
+static const enum part_col part_sums[] = { PC_WALL_S, PC_COMPILE_BUSY_S, PC_DEVICE_BUSY_S,
+					   PC_WORKER_RESTARTS, PC_RESTART_S, PC_TIMED_S };
+#define NSUMS GS_ARRAY_SIZE(part_sums)
 
 /* A sweep of an input, read in the first pass. */
 struct in_sweep {
@@ -56,8 +119,8 @@ struct target {
 	const struct in_sweep *first;
 	/* what the merge adds to the sweep's sums, in part_sums order, and
 	 * whether any part knew it (an input older than schema 6 does not) */
-	double dsum[6];
-	int known[6];
+	double dsum[NSUMS];
+	int known[NSUMS];
 	int threads; /* the most compile threads of a part */
 };
 
@@ -103,17 +166,6 @@ static int merr_db(struct merge *m, sqlite3 *db, const char *what, const char *p
 	return merr(m, -EIO, "%s%s%s: %s%s", path ? path : "", path ? ": " : "", what,
 		    sqlite3_errmsg(db),
 		    path ? gs_store_damage_hint(sqlite3_extended_errcode(db), path) : "");
-}
-
-static void put_ident(struct gs_buf *b, const char *name)
-{
-	gs_buf_putc(b, '"');
-	for (const char *p = name; *p; p++) {
-		if (*p == '"')
-			gs_buf_putc(b, '"');
-		gs_buf_putc(b, *p);
-	}
-	gs_buf_putc(b, '"');
 }
 
 static int prepare(struct merge *m, sqlite3 *db, const char *sql, sqlite3_stmt **st,
@@ -182,7 +234,7 @@ static void select_list(struct gs_buf *b, const struct cols *want, const struct 
 			gs_buf_puts(b, ", ");
 		if (col_index(have, want->name[i]) < 0)
 			gs_buf_puts(b, "NULL AS ");
-		put_ident(b, want->name[i]);
+		gs_store_put_ident(b, want->name[i]);
 	}
 }
 
@@ -270,18 +322,27 @@ static void src_close(sqlite3 *db)
 	sqlite3_close_v2(db);
 }
 
+/* The identity of input sweep s as an unsharded run has it. */
+static struct gs_sweep_ident sweep_ident(const struct in_sweep *s)
+{
+	return (struct gs_sweep_ident){
+		.space_name = s->f[IF_SPACE_NAME],
+		.space_path = s->space_path,
+		.space_hash = s->f[IF_SPACE_HASH],
+		.kernel_hash = s->f[IF_KERNEL_HASH],
+		.problem_json = s->f[IF_PROBLEM_JSON],
+		.options_json = s->f[IF_OPTIONS_JSON],
+		.device = s->f[IF_DEVICE],
+		.params_json = s->f[IF_PARAMS_JSON],
+		.shard = "0/1",
+		.baseline_json = s->baseline_json,
+		.ident_hash = s->base,
+	};
+}
+
 static void base_hash(struct in_sweep *s)
 {
-	struct gs_sweep_ident id = {
-		.space_name = s->f[0],
-		.space_hash = s->f[1],
-		.kernel_hash = s->f[2],
-		.problem_json = s->f[3],
-		.options_json = s->f[4],
-		.device = s->f[5],
-		.params_json = s->f[6],
-		.shard = "0/1",
-	};
+	struct gs_sweep_ident id = sweep_ident(s);
 
 	gs_sweep_ident_hash(&id, s->base);
 }
@@ -326,7 +387,7 @@ static int read_sweeps(struct merge *m, size_t input, sqlite3 *db)
 		s->baseline_json = col_dup(q, 3);
 		for (size_t k = 0; k < NIDENT; k++)
 			s->f[k] = col_dup(q, 4 + (int)k);
-		if (!s->f[0]) {
+		if (!s->f[IF_SPACE_NAME]) {
 			sqlite3_finalize(q);
 			return merr(m, -EPROTO, "%s: sweep %lld has no space name", m->inputs[input],
 				    (long long)s->id);
@@ -409,19 +470,7 @@ static int target_of(struct merge *m, const struct in_sweep *s, struct target **
 			*out = &m->tg[i];
 			return 0;
 		}
-	id = (struct gs_sweep_ident){
-		.space_name = s->f[0],
-		.space_path = s->space_path,
-		.space_hash = s->f[1],
-		.kernel_hash = s->f[2],
-		.problem_json = s->f[3],
-		.options_json = s->f[4],
-		.device = s->f[5],
-		.params_json = s->f[6],
-		.shard = "0/1",
-		.baseline_json = s->baseline_json,
-		.ident_hash = s->base,
-	};
+	id = sweep_ident(s);
 	if ((rc = gs_store_sweep_open(m->st, &id, &sid, &created)) < 0)
 		return merr(m, rc, "%s", gs_store_errmsg(m->st));
 	gs_grow(&m->tg, &m->captg, m->ntg + 1, sizeof(*m->tg));
@@ -434,17 +483,8 @@ static int target_of(struct merge *m, const struct in_sweep *s, struct target **
 	return 0;
 }
 
-/* The columns of sweep_part after sweep_id, in this order, and a SELECT of
- * the same columns describing a sweep that was run rather than merged; the
- * columns from compile_threads on came with schema 6 and are NULL from an
- * input that predates it. */
-#define PART_COLS                                                                        \
-	"ident_hash, host, created_at, shard, device, gpus, gsearch_version, started_at,"  \
-	" finished_at, status, wall_s, compile_busy_s, device_busy_s, configs, results, source," \
-	" compile_threads, worker_restarts, restart_s, timed_s"
-#define PART_NCOLS 20
-#define PART_SOURCE 15
-#define PART_THREADS 16
+/* A SELECT of the part columns in order describing a sweep that was run
+ * rather than merged; %s: the columns from PART_NEW on. */
 #define PART_OF_SWEEP                                                                    \
 	"SELECT s.ident_hash, coalesce(s.host, ''), s.created_at, s.shard, s.device,"        \
 	" (SELECT group_concat(d, ',') FROM (SELECT DISTINCT device AS d FROM result"         \
@@ -453,30 +493,21 @@ static int target_of(struct merge *m, const struct in_sweep *s, struct target **
 	" s.device_busy_s, (SELECT count(*) FROM config WHERE sweep_id = s.id),"               \
 	" (SELECT count(*) FROM result WHERE sweep_id = s.id), NULL, %s FROM sweep s"         \
 	" WHERE s.id = ?1"
-#define PART_NEW_COLS 4 /* compile_threads, worker_restarts, restart_s, timed_s */
-
-/* The columns of a part that add up over the runs of a sweep, as offsets
- * into PART_COLS: wall_s, compile_busy_s, device_busy_s, worker_restarts,
- * restart_s, timed_s (the order of summarize()'s ?3 to ?8). */
-static const struct {
-	int col;
-} part_sums[] = { { 10 }, { 11 }, { 12 }, { 17 }, { 18 }, { 19 } };
 
 /* PART_OF_SWEEP for db, whose sweep table may predate schema 6. */
 static int part_of_sweep(struct merge *m, sqlite3 *db, const char *path, sqlite3_stmt **q)
 {
-	static const char *const cols[PART_NEW_COLS] = { "compile_threads", "worker_restarts",
-							 "restart_s", "timed_s" };
 	struct cols have;
 	struct gs_buf list = GS_BUF_INIT;
 	int rc;
 
 	if ((rc = cols_of(m, db, "sweep", NULL, &have, path)) < 0)
 		return rc;
-	for (size_t i = 0; i < PART_NEW_COLS; i++) {
-		int has = col_index(&have, cols[i]) >= 0;
+	for (int i = PART_NEW; i < PART_NCOLS; i++) {
+		int has = col_index(&have, part_col_name[i]) >= 0;
 
-		gs_buf_printf(&list, "%s%s%s", i ? ", " : "", has ? "s." : "NULL", has ? cols[i] : "");
+		gs_buf_printf(&list, "%s%s%s", i > PART_NEW ? ", " : "", has ? "s." : "NULL",
+			      has ? part_col_name[i] : "");
 	}
 	cols_release(&have);
 	char *sql = gs_xasprintf(PART_OF_SWEEP, gs_buf_str(&list));
@@ -495,18 +526,18 @@ static int put_part(struct merge *m, struct target *t, sqlite3_stmt *q, const ch
 	int rc;
 
 	sqlite3_bind_int64(m->part_has, 1, t->id);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < PART_NKEY; i++)
 		sqlite3_bind_value(m->part_has, 2 + i, sqlite3_column_value(q, i));
 	rc = sqlite3_step(m->part_has);
-	for (size_t i = 0; source && i < GS_ARRAY_SIZE(part_sums); i++) {
-		if (sqlite3_column_type(q, part_sums[i].col) == SQLITE_NULL)
+	for (size_t i = 0; source && i < NSUMS; i++) {
+		if (sqlite3_column_type(q, part_sums[i]) == SQLITE_NULL)
 			continue;
 		t->known[i] = 1;
-		t->dsum[i] += sqlite3_column_double(q, part_sums[i].col) -
+		t->dsum[i] += sqlite3_column_double(q, part_sums[i]) -
 			      (rc == SQLITE_ROW ? sqlite3_column_double(m->part_has, (int)i) : 0);
 	}
-	if (source && sqlite3_column_int(q, PART_THREADS) > t->threads)
-		t->threads = sqlite3_column_int(q, PART_THREADS);
+	if (source && sqlite3_column_int(q, PC_COMPILE_THREADS) > t->threads)
+		t->threads = sqlite3_column_int(q, PC_COMPILE_THREADS);
 	sqlite3_reset(m->part_has);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return merr_db(m, m->out, "cannot read the parts of a sweep", NULL);
@@ -514,7 +545,7 @@ static int put_part(struct merge *m, struct target *t, sqlite3_stmt *q, const ch
 		m->ms->parts_new++;
 	sqlite3_bind_int64(m->part_put, 1, t->id);
 	for (int i = 0; i < PART_NCOLS; i++) {
-		if (i == PART_SOURCE && sqlite3_column_type(q, i) == SQLITE_NULL)
+		if (i == PC_SOURCE && sqlite3_column_type(q, i) == SQLITE_NULL)
 			sqlite3_bind_text(m->part_put, 2 + i, source, -1, SQLITE_STATIC);
 		else
 			sqlite3_bind_value(m->part_put, 2 + i, sqlite3_column_value(q, i));
@@ -573,7 +604,7 @@ static int copy_variants(struct merge *m, sqlite3 *src, const char *path)
 	gs_buf_puts(&ins, "INSERT INTO variant (");
 	for (size_t i = 0; i < want.n; i++) {
 		gs_buf_puts(&ins, i ? ", " : "");
-		put_ident(&ins, want.name[i]);
+		gs_store_put_ident(&ins, want.name[i]);
 	}
 	gs_buf_puts(&ins, ") VALUES (");
 	for (size_t i = 0; i < want.n; i++)
@@ -629,7 +660,7 @@ static int copy_configs(struct merge *m, const struct in_sweep *s, struct target
 	gs_buf_puts(&ins, "INSERT INTO config (sweep_id");
 	for (size_t i = 0; i < want.n; i++) {
 		gs_buf_puts(&ins, ", ");
-		put_ident(&ins, want.name[i]);
+		gs_store_put_ident(&ins, want.name[i]);
 	}
 	gs_buf_puts(&ins, ") VALUES (?1");
 	for (size_t i = 0; i < want.n; i++)
@@ -898,14 +929,10 @@ static int copy_parts(struct merge *m, const struct in_sweep *s, struct target *
 	if (ok) {
 		struct cols want = { 0 }, have;
 		struct gs_buf sql = GS_BUF_INIT;
-		char *names = gs_xstrdup(PART_COLS);
-		size_t cap = 0;
 
-		for (char *w, *save = NULL, *p = names; (w = strtok_r(p, ", ", &save)); p = NULL) {
-			gs_grow(&want.name, &cap, want.n + 1, sizeof(*want.name));
-			want.name[want.n++] = gs_xstrdup(w);
-		}
-		free(names);
+		want.name = gs_xcalloc(PART_NCOLS, sizeof(*want.name));
+		for (int i = 0; i < PART_NCOLS; i++)
+			want.name[want.n++] = gs_xstrdup(part_col_name[i]);
 		if ((rc = cols_of(m, src, "sweep_part", NULL, &have, path)) < 0) {
 			cols_release(&want);
 			return rc;
@@ -1080,7 +1107,7 @@ static int summarize(struct merge *m, struct target *t, struct gs_merge_sweep *o
 	int rc;
 
 	o->id = t->id;
-	o->space_name = gs_xstrdup(t->first->f[0]);
+	o->space_name = gs_xstrdup(t->first->f[IF_SPACE_NAME]);
 	if ((rc = prepare(m, m->out, "SELECT status FROM sweep WHERE id = ?1", &q, NULL)) < 0)
 		return rc;
 	sqlite3_bind_int64(q, 1, t->id);
@@ -1093,11 +1120,9 @@ static int summarize(struct merge *m, struct target *t, struct gs_merge_sweep *o
 		return rc;
 	sqlite3_bind_int64(q, 1, t->id);
 	sqlite3_bind_text(q, 2, o->status, -1, SQLITE_STATIC);
-	for (int i = 0; i < 3; i++)
-		sqlite3_bind_double(q, 3 + i, t->dsum[i]);
-	for (int i = 3; i < 6; i++)
-		if (t->known[i])
-			sqlite3_bind_double(q, 3 + i, t->dsum[i]);
+	for (size_t i = 0; i < NSUMS; i++)
+		if (part_sums[i] < PART_NEW || t->known[i])
+			sqlite3_bind_double(q, 3 + (int)i, t->dsum[i]);
 	sqlite3_bind_int(q, 9, t->threads);
 	rc = sqlite3_step(q);
 	sqlite3_finalize(q);
@@ -1114,7 +1139,7 @@ static int summarize(struct merge *m, struct target *t, struct gs_merge_sweep *o
 static int views(struct merge *m, struct target *t)
 {
 	json_error_t je;
-	json_t *a = json_loads(t->first->f[6] ? t->first->f[6] : "", 0, &je);
+	json_t *a = json_loads(t->first->f[IF_PARAMS_JSON] ? t->first->f[IF_PARAMS_JSON] : "", 0, &je);
 	size_t n = json_is_array(a) ? json_array_size(a) : 0;
 	const char **names = gs_xcalloc(n + 1, sizeof(*names));
 	int rc = 0;
@@ -1128,7 +1153,7 @@ static int views(struct merge *m, struct target *t)
 	if (!a)
 		rc = merr(m, -EPROTO, "sweep %lld: its parameters are not JSON: %s", (long long)t->id,
 			  je.text);
-	if (!rc && (rc = gs_store_views(m->st, t->id, t->first->f[0], names, n)) < 0)
+	if (!rc && (rc = gs_store_views(m->st, t->id, t->first->f[IF_SPACE_NAME], names, n)) < 0)
 		rc = merr(m, rc, "%s", gs_store_errmsg(m->st));
 	free(names);
 	json_decref(a);
@@ -1156,7 +1181,7 @@ static int prepare_out(struct merge *m)
 	gs_buf_puts(&sql, "INSERT INTO result (sweep_id");
 	for (size_t i = 0; i < m->rcols.n; i++) {
 		gs_buf_puts(&sql, ", ");
-		put_ident(&sql, m->rcols.name[i]);
+		gs_store_put_ident(&sql, m->rcols.name[i]);
 	}
 	gs_buf_puts(&sql, ") VALUES (?1");
 	for (size_t i = 0; i < m->rcols.n; i++)
@@ -1176,7 +1201,7 @@ static int prepare_out(struct merge *m)
 	for (size_t i = 0; i < m->rcols.n; i++)
 		if (col_index(&m->ccols, m->rcols.name[i]) >= 0) {
 			gs_buf_puts(&sql, ", ");
-			put_ident(&sql, m->rcols.name[i]);
+			gs_store_put_ident(&sql, m->rcols.name[i]);
 		}
 	gs_buf_puts(&sql, ") VALUES (?1, ?2, ?3, ?4");
 	for (size_t i = 0; i < m->rcols.n; i++)
@@ -1185,26 +1210,30 @@ static int prepare_out(struct merge *m)
 	gs_buf_puts(&sql, ")");
 	if ((rc = prepare(m, m->out, gs_buf_str(&sql), &m->conf_ins, NULL)) < 0)
 		goto out;
-	if ((rc = prepare(m, m->out,
-			  "SELECT wall_s, compile_busy_s, device_busy_s, worker_restarts, restart_s,"
-			  " timed_s FROM sweep_part WHERE"
-			  " sweep_id = ?1 AND ident_hash = ?2 AND host = ?3 AND created_at = ?4",
-			  &m->part_has, NULL)) < 0)
+	gs_buf_reset(&sql);
+	gs_buf_puts(&sql, "SELECT ");
+	for (size_t i = 0; i < NSUMS; i++)
+		gs_buf_printf(&sql, "%s%s", i ? ", " : "", part_col_name[part_sums[i]]);
+	gs_buf_puts(&sql, " FROM sweep_part WHERE sweep_id = ?1");
+	for (int i = 0; i < PART_NKEY; i++)
+		gs_buf_printf(&sql, " AND %s = ?%d", part_col_name[i], i + 2);
+	if ((rc = prepare(m, m->out, gs_buf_str(&sql), &m->part_has, NULL)) < 0)
 		goto out;
-	rc = prepare(m, m->out,
-		     "INSERT INTO sweep_part (sweep_id, " PART_COLS ") VALUES (?1, ?2, ?3, ?4, ?5,"
-		     " ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)"
-		     " ON CONFLICT (sweep_id, ident_hash, host, created_at) DO UPDATE SET"
-		     " shard = excluded.shard, device = excluded.device, gpus = excluded.gpus,"
-		     " gsearch_version = excluded.gsearch_version, started_at = excluded.started_at,"
-		     " finished_at = excluded.finished_at, status = excluded.status,"
-		     " wall_s = excluded.wall_s, compile_busy_s = excluded.compile_busy_s,"
-		     " device_busy_s = excluded.device_busy_s, configs = excluded.configs,"
-		     " results = excluded.results, source = excluded.source,"
-		     " compile_threads = excluded.compile_threads,"
-		     " worker_restarts = excluded.worker_restarts, restart_s = excluded.restart_s,"
-		     " timed_s = excluded.timed_s",
-		     &m->part_put, NULL);
+	gs_buf_reset(&sql);
+	gs_buf_puts(&sql, "INSERT INTO sweep_part (sweep_id");
+	for (int i = 0; i < PART_NCOLS; i++)
+		gs_buf_printf(&sql, ", %s", part_col_name[i]);
+	gs_buf_puts(&sql, ") VALUES (?1");
+	for (int i = 0; i < PART_NCOLS; i++)
+		gs_buf_printf(&sql, ", ?%d", i + 2);
+	gs_buf_puts(&sql, ") ON CONFLICT (sweep_id");
+	for (int i = 0; i < PART_NKEY; i++)
+		gs_buf_printf(&sql, ", %s", part_col_name[i]);
+	gs_buf_puts(&sql, ") DO UPDATE SET ");
+	for (int i = PART_NKEY; i < PART_NCOLS; i++)
+		gs_buf_printf(&sql, "%s%s = excluded.%s", i > PART_NKEY ? ", " : "", part_col_name[i],
+			      part_col_name[i]);
+	rc = prepare(m, m->out, gs_buf_str(&sql), &m->part_put, NULL);
 out:
 	gs_buf_release(&sql);
 	return rc;

@@ -84,8 +84,6 @@
 	X(RESULT_DONE, "SELECT idx FROM result WHERE sweep_id = ?1")                              \
 	X(CONFIG_SET_VARIANT,                                                                    \
 	  "UPDATE config SET variant_hash = ?3 WHERE sweep_id = ?1 AND idx = ?2")               \
-	X(CONFIG_UNCOMPILED,                                                                     \
-	  "SELECT count(*) FROM config WHERE sweep_id = ?1 AND variant_hash IS NULL")           \
 	X(RESULT_OUTCOME,                                                                        \
 	  "INSERT INTO result (sweep_id, idx, variant_hash, status, error, ident, timeout_s)"    \
 	  " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (sweep_id, idx) DO UPDATE SET"       \
@@ -714,7 +712,7 @@ int gs_store_config_add(struct gs_store *s, int64_t sweep_id, int64_t idx, const
 /* SQL text building.  Identifiers go in double quotes with quotes doubled,
  * literals in single quotes with quotes doubled; nothing from the space file
  * reaches SQL any other way. */
-static void put_ident(struct gs_buf *b, const char *name)
+void gs_store_put_ident(struct gs_buf *b, const char *name)
 {
 	gs_buf_putc(b, '"');
 	for (const char *p = name; *p; p++) {
@@ -800,10 +798,10 @@ static void put_view_col(struct gs_buf *b, const struct view_col *c, const char 
 	if (is_param(c->name, params, nparams)) {
 		char *renamed = gs_xasprintf("gs_%s", c->name);
 
-		put_ident(b, renamed);
+		gs_store_put_ident(b, renamed);
 		free(renamed);
 	} else {
-		put_ident(b, c->name);
+		gs_store_put_ident(b, c->name);
 	}
 }
 
@@ -834,9 +832,9 @@ static void sweep_view_sql(struct gs_buf *b, int64_t sweep_id, const char *const
 
 	snprintf(name, sizeof(name), "sweep_%lld", (long long)sweep_id);
 	gs_buf_puts(b, "DROP VIEW IF EXISTS ");
-	put_ident(b, name);
+	gs_store_put_ident(b, name);
 	gs_buf_puts(b, ";\nCREATE VIEW ");
-	put_ident(b, name);
+	gs_store_put_ident(b, name);
 	gs_buf_puts(b, " AS SELECT");
 	for (size_t i = 0; i < VIEW_LEAD; i++)
 		put_view_col(b, &view_cols[i], params, nparams);
@@ -846,7 +844,7 @@ static void sweep_view_sql(struct gs_buf *b, int64_t sweep_id, const char *const
 		gs_buf_puts(b, ",\n  json_extract(c.params, ");
 		put_literal(b, path);
 		gs_buf_puts(b, ") AS ");
-		put_ident(b, params[i]);
+		gs_store_put_ident(b, params[i]);
 		free(path);
 	}
 	for (size_t i = VIEW_LEAD; i < GS_ARRAY_SIZE(view_cols); i++)
@@ -929,11 +927,11 @@ static int space_view_sql(struct gs_store *s, struct gs_buf *b, int64_t sweep_id
 			    space_name, type[0] == 'i' ? "n" : "", type);
 	snprintf(target, sizeof(target), "sweep_%lld", (long long)newest);
 	gs_buf_puts(b, "DROP VIEW IF EXISTS ");
-	put_ident(b, space_name);
+	gs_store_put_ident(b, space_name);
 	gs_buf_puts(b, ";\nCREATE VIEW ");
-	put_ident(b, space_name);
+	gs_store_put_ident(b, space_name);
 	gs_buf_puts(b, " AS SELECT * FROM ");
-	put_ident(b, target);
+	gs_store_put_ident(b, target);
 	gs_buf_puts(b, ";\n");
 	return 0;
 }
@@ -1164,23 +1162,6 @@ int gs_store_result_outcome(struct gs_store *s, int64_t sweep_id, int64_t idx,
 	return rc;
 }
 
-int gs_store_config_uncompiled(struct gs_store *s, int64_t sweep_id, int64_t *n)
-{
-	sqlite3_stmt *st = stmt(s, ST_CONFIG_UNCOMPILED);
-	if (!st)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, sweep_id);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int64(st, 0);
-		rc = 0;
-	} else {
-		rc = fail_db(s, rc, "cannot count the configurations left to compile");
-	}
-	finish(st);
-	return rc;
-}
-
 int gs_store_variant_image(struct gs_store *s, const char *hash, void **cubin, size_t *len,
 			   char **entries, char **ptx)
 {
@@ -1301,7 +1282,7 @@ static int reuse_stmt(struct gs_store *s)
 		if (!strcmp(c, "sweep_id") || !strcmp(c, "idx") || !strcmp(c, "reused_from"))
 			continue;
 		gs_buf_puts(&cols, ", ");
-		put_ident(&cols, c);
+		gs_store_put_ident(&cols, c);
 	}
 	sqlite3_finalize(q);
 	/* The newest of the results with this identity that other sweeps

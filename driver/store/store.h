@@ -35,6 +35,10 @@ const char *gs_store_errmsg(const struct gs_store *s);
 const char *gs_store_damage_hint(int rc, const char *path);
 int gs_store_schema_version(struct gs_store *s);
 
+struct gs_buf;
+/* Appends name to b as an SQL identifier: in double quotes, quotes doubled. */
+void gs_store_put_ident(struct gs_buf *b, const char *name);
+
 /* What identifies a sweep.  Two runs with the same identity hash are the same
  * sweep (the second resumes the first).  The hashes are 32 hex digits. */
 struct gs_sweep_ident {
@@ -168,8 +172,5 @@ struct gs_reused {
  * out->found = 0 when there is nothing to take. */
 int gs_store_result_reuse(struct gs_store *s, int64_t sweep_id, int64_t idx, const char *ident,
 			  double timeout_s, struct gs_reused *out);
-/* Configurations of a sweep that have no variant yet, in index order, are
- * what a compile-only run still has to do: *n of them. */
-int gs_store_config_uncompiled(struct gs_store *s, int64_t sweep_id, int64_t *n);
 
 #endif

@@ -13,6 +13,13 @@
  * timeouts writes functions returning a TCase * and ends with
  * GS_TEST_MAIN_TCASES(tc_lexer, tc_parser, ...) instead.
  *
+ * A test that cannot run on this host (no NVRTC, say) calls
+ *
+ *     gs_test_skip(__FILE__, "test_name", "why");
+ *
+ * once and returns: Check counts it as passed, tests/run-unit.sh moves it
+ * from passed to skipped by the line this prints.
+ *
  * Tests run the way the environment says (tests/run-unit.sh sets CK_FORK=yes
  * and CK_DEFAULT_TIMEOUT=30): each test in its own process, so a crash or a
  * hang fails that test only.  The exit status is 0 only when every test
@@ -37,6 +44,16 @@ static inline const char *gs_test_name(const char *file, char *buf, size_t size)
 	memcpy(buf, base, n);
 	buf[n] = '\0';
 	return buf;
+}
+
+/* Says that the running test is skipped, in the line tests/run-unit.sh
+ * counts: "<file's name>: skipped: <test>: <why>". */
+static inline void gs_test_skip(const char *file, const char *test, const char *why)
+{
+	char name[64];
+
+	printf("%s: skipped: %s: %s\n", gs_test_name(file, name, sizeof name), test, why);
+	fflush(stdout);
 }
 
 /* Runs the suite (and frees it), prints the summary line; returns the exit

@@ -19,6 +19,7 @@
 #include "dev/emu/ptx_int.h"
 #include "gen/gen.h"
 #include "harness.h"
+#include "nvrtc.h"
 #include "util/util.h"
 #include "../emu/control_host.h"
 
@@ -668,10 +669,8 @@ static int kload(struct kmod *k, const char *path, const char *const *opts, cons
 	static struct gs_nvrtc *nv;
 	char err[512];
 	memset(k, 0, sizeof(*k));
-	if (!nv && gs_nvrtc_load(&nv, err, sizeof err) < 0) {
-		printf("test_emu_exec: note: NVRTC tests skipped: %s\n", err);
+	if (!nv && !(nv = gs_test_nvrtc(__FILE__, path)))
 		return 1;
-	}
 	char *src;
 	size_t len;
 	ck_assert_msg(gs_read_file(path, &src, &len) == 0, "cannot read %s", path);

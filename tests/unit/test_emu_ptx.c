@@ -18,6 +18,7 @@
 #include "gen/gen.h"
 #include "gen/variant.h"
 #include "harness.h"
+#include "nvrtc.h"
 #include "lang/expr.h"
 #include "space/enum.h"
 #include "space/load.h"
@@ -704,19 +705,6 @@ END_TEST
 
 /* ---- NVRTC's PTX ---------------------------------------------------------------------- */
 
-/* NVRTC, or NULL after a note when this host has none */
-static struct gs_nvrtc *nvrtc_or_skip(const char *test)
-{
-	struct gs_nvrtc *n = NULL;
-	char err[1024];
-
-	if (gs_nvrtc_load(&n, err, sizeof err) < 0) {
-		printf("test_emu_ptx: note: %s skipped: %s\n", test, err);
-		return NULL;
-	}
-	return n;
-}
-
 /* compile for sm_<arch> with the given options (and -use_fast_math), PTX
  * and cubin; asserts that NVRTC ran, and that the source compiled unless
  * may_fail (then returns whether it did) */
@@ -814,7 +802,7 @@ static char *read_text(const char *path)
 START_TEST(test_all_kernel_files)
 {
 	static const char *const pats[] = { "tests/emu/*.cu", "tests/gpu/*.cu", "kernels/*.cu" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_all_kernel_files");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_all_kernel_files");
 	size_t files = 0;
 
 	if (!n)
@@ -887,7 +875,7 @@ static void params_are(const struct gs_ptx_module *m, const char *entry, size_t 
 /* What the test kernels' PTX holds, as their sources say. */
 START_TEST(test_emu_kernel_facts)
 {
-	struct gs_nvrtc *n = nvrtc_or_skip("test_emu_kernel_facts");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_emu_kernel_facts");
 	struct gs_emu_mem mem = { 0 };
 	struct gs_ptx_module *m;
 	uint64_t a, sz;
@@ -1023,7 +1011,7 @@ static void sample_space(struct gs_nvrtc *n, const char *path)
 
 START_TEST(test_space_samples)
 {
-	struct gs_nvrtc *n = nvrtc_or_skip("test_space_samples");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_space_samples");
 	glob_t g;
 
 	if (!n)

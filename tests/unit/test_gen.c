@@ -15,22 +15,10 @@
 #include "dev/emu/emu.h"
 #include "gen/gen.h"
 #include "harness.h"
+#include "nvrtc.h"
 #include "util/util.h"
 
 static const char *const MATMUL = "kernels/matmul.cu";
-
-/* NVRTC, or NULL after a note when this host has none. */
-static struct gs_nvrtc *nvrtc_or_skip(const char *test)
-{
-	struct gs_nvrtc *n = NULL;
-	char err[1024];
-
-	if (gs_nvrtc_load(&n, err, sizeof err) < 0) {
-		printf("test_gen: note: %s skipped: %s\n", test, err);
-		return NULL;
-	}
-	return n;
-}
 
 static char *read_text(const char *path)
 {
@@ -133,7 +121,7 @@ END_TEST
 
 START_TEST(test_load_version_and_archs)
 {
-	struct gs_nvrtc *n = nvrtc_or_skip("test_load_version_and_archs");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_load_version_and_archs");
 	int archs[256], major = 0, minor = -1, have75 = 0, have90 = 0;
 	size_t k, count;
 
@@ -166,7 +154,7 @@ START_TEST(test_one_compile_gives_ptx_and_cubin)
 {
 	static const char *const defs[] = { "-DTILE=16", "-DRECT=1", "-DUNROLL=16", "-DPREFETCH=1", NULL };
 	static const char *const names[] = { "matmul", "matmul_naive" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_one_compile_gives_ptx_and_cubin");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_one_compile_gives_ptx_and_cubin");
 	struct gs_compile_out out;
 	struct gs_resources r;
 	char *src;
@@ -206,7 +194,7 @@ static void matmul_grid(int maxrreg)
 	static const int tiles[] = { 8, 16, 32 }, rects[] = { 1, 2, 4 }, unrolls[] = { 1, 4 },
 			 prefetches[] = { 0, 1 };
 	const char *test = maxrreg ? "test_matmul_grid_maxrreg32" : "test_matmul_grid";
-	struct gs_nvrtc *n = nvrtc_or_skip(test);
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, test);
 	double sum = 0, lo = 1e9, hi = 0;
 	int count = 0;
 	char *src;
@@ -291,7 +279,7 @@ static const char *const TEMPLATE_SRC =
 START_TEST(test_template_kernel_by_name_expression)
 {
 	static const char *const names[] = { "k<4>", "k<2>" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_template_kernel_by_name_expression");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_template_kernel_by_name_expression");
 	struct gs_compile_out out;
 	struct gs_resources r;
 
@@ -329,7 +317,7 @@ START_TEST(test_syntax_error_names_the_line)
 				       "\to[0] = 1.0f +;\n"
 				       "}\n";
 	const char *opts[] = { "-arch=sm_90", "--ptxas-options=-v" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_syntax_error_names_the_line");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_syntax_error_names_the_line");
 	struct gs_compile_in in = { .name = "bad.cu", .source = src, .opts = opts, .nopts = 2,
 				    .want_ptx = 1, .want_cubin = 1 };
 	struct gs_compile_out out;
@@ -351,7 +339,7 @@ START_TEST(test_bad_option_and_virtual_arch)
 {
 	static const char *const src = "extern \"C\" __global__ void k(float *o) { o[0] = 1.0f; }\n";
 	const char *opts[] = { "-arch=sm_9999" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_bad_option_and_virtual_arch");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_bad_option_and_virtual_arch");
 	struct gs_compile_in in = { .name = "k.cu", .source = src, .opts = opts, .nopts = 1,
 				    .want_ptx = 1, .want_cubin = 1 };
 	struct gs_compile_out out;
@@ -393,7 +381,7 @@ START_TEST(test_other_architectures)
 		{ "-DTILE=32", "-DRECT=2", "-DUNROLL=4", "-DPREFETCH=1", NULL },
 	};
 	static const char *const names[] = { "k<4>" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_other_architectures");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_other_architectures");
 	int archs[256], done75 = 0, done80 = 0;
 	size_t count, a, k;
 	char *src;
@@ -468,7 +456,7 @@ static const char *const HUNGRY_SRC =
 START_TEST(test_spilling_kernel_frame_agrees)
 {
 	static const int archs[] = { 75, 80, 90 };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_spilling_kernel_frame_agrees");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_spilling_kernel_frame_agrees");
 
 	if (!n)
 		return;
@@ -518,7 +506,7 @@ static void *compile_job(void *arg)
 START_TEST(test_two_threads_compile_at_once)
 {
 	static const char *const tiles[] = { "-DTILE=16", "-DTILE=32" };
-	struct gs_nvrtc *n = nvrtc_or_skip("test_two_threads_compile_at_once");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_two_threads_compile_at_once");
 	pthread_barrier_t start;
 	pthread_t th[2];
 	struct job jobs[2];
@@ -567,7 +555,7 @@ END_TEST
 static void *baseline_cubin(size_t *len, const char *test)
 {
 	static const char *const defs[] = { "-DTILE=16", "-DRECT=1", "-DUNROLL=16", "-DPREFETCH=1", NULL };
-	struct gs_nvrtc *n = nvrtc_or_skip(test);
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, test);
 	struct gs_compile_out out;
 	void *cubin;
 	char *src;
@@ -818,7 +806,7 @@ static int has_bytes(const void *hay, size_t n, const char *needle)
  * all ten would cost the worker NVRTC time before its first configuration. */
 START_TEST(test_compare_kernels_per_type)
 {
-	struct gs_nvrtc *n = nvrtc_or_skip("test_compare_kernels_per_type");
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_compare_kernels_per_type");
 	if (!n)
 		return;
 	void *cubin = NULL;
