@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 #include "gen/variant.h"
 #include "lang/lex.h"
 #include "space/enum.h"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev/emu/ptx_int.h"
+#include "dev/emu/interp/ptx_int.h"
 #include "gen/gen.h"
 #include "gen/variant.h"
 #include "harness.h"

@@ -42,7 +42,8 @@
  * not seen.  Everything is per block
  * and in the block's own deterministic order, so the observations do not
  * depend on host threads. */
-#include "dev/emu/exec_int.h"
+#include "dev/emu/interp/exec_int.h"
+#include "dev/emu/model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -616,8 +617,9 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 		}
 }
 
-void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
+void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 {
+	struct gs_emu_blockstat *out = &x->l->stats[blk];
 	struct gs_xprobe *p = x->pr;
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < p->nwarps; i++)
@@ -656,6 +658,7 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	out->nsectors = k;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
+	out->c = x->c;
 }
 
 void gs_emu_blockstat_release(struct gs_emu_blockstat *b)

@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "dev/emu/ptx_int.h"
+#include "dev/emu/interp/ptx_int.h"
 #include "util/util.h"
 
 /* string -> int, open addressing; the keys belong to the caller (the arena) */

@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dev/emu/emu.h"
+#include "dev/emu/interp/interp.h"
 
 #define GS_WARP 32
 

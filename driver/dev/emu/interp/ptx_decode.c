@@ -13,7 +13,7 @@
  * immediates, symbol addresses and special registers become constant slots
  * (GS_PL_CONST | slot).  ptx.c relocates both once every function is
  * decoded, using the mask of which o[] hold such offsets. */
-#include "dev/emu/ptx_load.h"
+#include "dev/emu/interp/ptx_load.h"
 
 #include <math.h>
 #include <stdio.h>

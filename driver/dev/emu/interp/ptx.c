@@ -16,7 +16,7 @@
  *
  * Ownership: the module owns everything it points to; gs_ptx_free releases
  * it and gives the variables' allocations back to the memory. */
-#include "dev/emu/ptx_load.h"
+#include "dev/emu/interp/ptx_load.h"
 
 #include <stdio.h>
 #include <stdlib.h>

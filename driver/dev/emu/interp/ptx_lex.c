@@ -5,7 +5,7 @@
  * `{ }` blocks (inline assembly declares its own), and so are the .param
  * variables of call sequences, which belong to one block each.  Labels,
  * variables and functions are names looked up when decoding. */
-#include "dev/emu/ptx_load.h"
+#include "dev/emu/interp/ptx_load.h"
 #include "util/util.h"
 
 #include <ctype.h>
