@@ -700,9 +700,15 @@ int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *add
 /* ---- debugging ---------------------------------------------------------------------- */
 
 static const char *const op_names[] = {
-#define GS_OP_NAME(n) #n,
+#define GS_OP_NAME(n, lay) #n,
 	GS_OPS(GS_OP_NAME)
 #undef GS_OP_NAME
+};
+
+const uint8_t gs_op_lay[GS_OP_COUNT] = {
+#define GS_OP_LAY(n, lay) GS_LAY_##lay,
+	GS_OPS(GS_OP_LAY)
+#undef GS_OP_LAY
 };
 
 const char *gs_ptx_op_name(int op)
