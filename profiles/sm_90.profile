@@ -59,7 +59,7 @@ barrier_cycles = 13          # [H100] 14.7 for one warp, less its own 2
 launch_overhead_us = 3.7     # [H100] an empty kernel back to back (3.57 to 3.7)
 block_launch_cycles = 157    # [H100] blocks.cu: 159 to 238 SM cycles per block for blocks of 1 to
 warp_launch_cycles = 2.5     # 32 warps, empty or storing a float a thread (results/ubench-blocks-h100.txt)
-# the interval model (driver/dev/emu/interval.c)
+# the interval model (driver/dev/emu/model/interval.c)
 subpartitions = 4            # [PG] 4 schedulers per SM
 issue_per_sub = 1            # [PG] one warp instruction per scheduler and clock
 int_fma_lanes = 64           # [PG] integer multiply-add, 64 a clock on the FMA pipe, which
@@ -79,7 +79,7 @@ l1_assoc = 4                 # (est.)
 l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 56 with 16 warps)
 l2_bytes = 52428800          # [SPEC] [H100] 50 MB
 l2_bw_gbs = 10855            # [H100] 16 MiB read 20 times by 528 blocks
-# instruction fetch (driver/dev/emu/icache.c), [IC]: scripts/bench/ubench/icache.cu on the
+# instruction fetch (driver/dev/emu/model/icache.c), [IC]: scripts/bench/ubench/icache.cu on the
 # H100 (results/ubench-icache-h100.txt): FFMA loops of 1 to 256 KiB, blocks spread over the
 # body; cycles more per instruction than one a clock, over 64 to 128 KiB (l1) and 160 to
 # 256 KiB (l2), at 1, 4, 8 and 16 warps per scheduler

@@ -10,7 +10,7 @@
  * a pointer or a 64-bit integer, so a buffer and an int64 both fit it. */
 #include "cmd/argcheck.h"
 #include "cmd/cmd.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 #include "gen/gen.h"
 #include "gen/variant.h"
 #include "space/enum.h"

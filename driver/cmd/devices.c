@@ -2,7 +2,7 @@
  * the figures a space's constraints and the occupancy rules work from. */
 #include "cmd/cmd.h"
 #include "dev/dev.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 
 #include <getopt.h>
 #include <jansson.h>

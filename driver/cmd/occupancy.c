@@ -2,7 +2,7 @@
  * shape on an emulated device, by that device's allocation rules, with each
  * limit on its own so that a register or shared-memory cliff shows. */
 #include "cmd/cmd.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 #include "util/util.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* run.c — `gsearch run`: create (or find) the sweep and its configurations. */
 #include "cmd/argcheck.h"
 #include "cmd/cmd.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 #include "gen/gen.h"
 #include "query/overhead.h"
 #include "dev/dev.h"

@@ -145,7 +145,7 @@ struct gs_dev_ops {
 };
 
 extern const struct gs_dev_ops gs_dev_cuda;
-extern const struct gs_dev_ops gs_dev_emu;
+extern const struct gs_dev_ops gs_dev_emu; /* its profiles, occupancy and model: dev/emu.h */
 
 /* dev/emu/dev.c: host threads an emulated device runs blocks on (<= 0: all
  * cores), for devices opened afterwards */

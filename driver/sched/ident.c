@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 #include "dev/launch.h"
 #include "gen/variant.h"
 #include "lang/lex.h"

@@ -23,7 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
+#include "dev/emu/interp/interp.h"
 #include "gen/gen.h"
 #include "../../tests/emu/control_host.h"
 

@@ -15,8 +15,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "dev/emu/emu.h"
-#include "dev/emu/ptx_int.h"
+#include "dev/emu.h"
+#include "dev/emu/interp/ptx_int.h"
+#include "dev/emu/model/model.h"
 #include "gen/gen.h"
 #include "harness.h"
 #include "nvrtc.h"

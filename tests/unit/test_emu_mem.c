@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "dev/dev.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
+#include "dev/emu/interp/interp.h"
 #include "harness.h"
 
 START_TEST(test_mem_bounds)

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "harness.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
+#include "dev/emu/model/model.h"
 
 static const struct gs_emu_profile *g80(void)
 {

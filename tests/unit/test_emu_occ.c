@@ -3,7 +3,8 @@
  * sm_80/sm_90 cases, and a sweep against the CUDA toolkit's cuda_occupancy.h
  * wherever the toolkit's headers are installed. */
 #include "harness.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
+#include "dev/emu/interp/interp.h"
 
 #include <stdlib.h>
 

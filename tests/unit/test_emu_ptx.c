@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev/emu/ptx_int.h"
+#include "dev/emu/interp/ptx_int.h"
 #include "gen/gen.h"
 #include "gen/variant.h"
 #include "harness.h"
@@ -49,10 +49,39 @@ static void load(struct loaded *l, const char *text)
 		gs_ptx_dump(stdout, l->m);
 }
 
+/* Every instruction of m has an operand layout, and writes (by it) only
+ * registers, never a constant slot: a layout that names the wrong operands
+ * gives the model's dependency chains wrong registers.  VOTE is the one
+ * exception ptx_int.h states: its predicate result is followed as a
+ * register. */
+static void check_layouts(const char *what, const struct gs_ptx_module *m)
+{
+	for (size_t pc = 0; pc < m->ncode; pc++) {
+		const struct gs_ins *in = &m->code[pc];
+		uint32_t r[6];
+		int n;
+
+		ck_assert_msg(in->op < GS_OP_COUNT && gs_op_lay[in->op] >= GS_LAY_NONE &&
+			      gs_op_lay[in->op] < GS_LAY_COUNT, "%s: pc %zu: %s has no layout", what,
+			      pc, gs_ptx_op_name(in->op));
+		n = gs_ins_regs(in, 1, r);
+		for (int i = 0; i < n && in->op != GS_OP_VOTE; i++)
+			ck_assert_msg(r[i] == GS_NONE || (r[i] >= m->const_hi && r[i] < m->rf_bytes),
+				      "%s: pc %zu (line %u): %s writes %u, not a register", what, pc,
+				      in->line, gs_ptx_op_name(in->op), r[i]);
+		n = gs_ins_regs(in, 0, r);
+		for (int i = 0; i < n; i++)
+			ck_assert_msg(r[i] == GS_NONE || r[i] < m->rf_bytes,
+				      "%s: pc %zu (line %u): %s reads %u, outside the registers", what,
+				      pc, in->line, gs_ptx_op_name(in->op), r[i]);
+	}
+}
+
 static void load_ok(struct loaded *l, const char *text)
 {
 	load(l, text);
 	ck_assert_msg(l->m != NULL, "load failed: %s", l->err);
+	check_layouts("handwritten", l->m);
 }
 
 static void unload(struct loaded *l)
@@ -767,6 +796,7 @@ static struct gs_ptx_module *load_compiled(const char *what, const struct gs_com
 	ck_assert_msg(m != NULL, "%s: %s", what, err);
 	if (env_on("GS_PTX_DUMP"))
 		gs_ptx_dump(stdout, m);
+	check_layouts(what, m);
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		struct gs_resources r;
 
@@ -1024,6 +1054,69 @@ START_TEST(test_space_samples)
 }
 END_TEST
 
+/* Every opcode names an operand layout (GS_OPS), and the registers an
+ * instruction writes and reads follow from it: the vector forms of ld and
+ * st by their length, unpacking's two results, setp's two sources. */
+#define LAYOUTS HEAD \
+	".visible .entry k(.param .u64 k_p)\n{\n" \
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<3>;\n\n" \
+	"\tld.param.u64 %rd1, [k_p];\n"                 /* 0 LDKP */ \
+	"\tld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n" /* 1 LD */ \
+	"\tst.global.v2.u32 [%rd1+16], {%r1, %r2};\n"   /* 2 ST */ \
+	"\tmov.b64 {%r5, %r6}, %rd1;\n"                 /* 3 UNPACK64 */ \
+	"\tsetp.lt.u32 %p1, %r5, %r6;\n"                /* 4 SETP */ \
+	"\tadd.s32 %r7, %r5, %r6;\n"                    /* 5 ADD32 */ \
+	"\tbfi.b32 %r8, %r1, %r2, %r3, %r4;\n"          /* 6 BFI32 */ \
+	"\tret;\n}\n"
+
+START_TEST(test_op_layouts)
+{
+	struct loaded l;
+	const struct gs_ins *c;
+	uint32_t r[6];
+
+	for (int op = 0; op < GS_OP_COUNT; op++)
+		ck_assert_msg(gs_op_lay[op] >= GS_LAY_NONE && gs_op_lay[op] < GS_LAY_COUNT,
+			      "%s has no operand layout", gs_ptx_op_name(op));
+	load_ok(&l, LAYOUTS);
+	c = l.m->code;
+	ck_assert_int_eq(c[0].op, GS_OP_LDKP);
+	ck_assert_int_eq(gs_ins_regs(&c[0], 1, r), 1);
+	ck_assert_uint_eq(r[0], c[0].o[0]);
+	ck_assert_int_eq(gs_ins_regs(&c[0], 0, r), 0);
+	ck_assert_int_eq(c[1].op, GS_OP_LD);
+	ck_assert_int_eq(gs_ins_regs(&c[1], 1, r), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(r[i], c[1].o[i]);
+	ck_assert_int_eq(gs_ins_regs(&c[1], 0, r), 1);
+	ck_assert_uint_eq(r[0], c[0].o[0]); /* the address, %rd1 */
+	ck_assert_int_eq(c[2].op, GS_OP_ST);
+	ck_assert_int_eq(gs_ins_regs(&c[2], 1, r), 0);
+	ck_assert_int_eq(gs_ins_regs(&c[2], 0, r), 3);
+	ck_assert_uint_eq(r[0], c[1].o[0]);
+	ck_assert_uint_eq(r[1], c[1].o[1]);
+	ck_assert_uint_eq(r[2], c[0].o[0]);
+	ck_assert_int_eq(c[3].op, GS_OP_UNPACK64);
+	ck_assert_int_eq(gs_ins_regs(&c[3], 1, r), 2);
+	ck_assert_int_eq(gs_ins_regs(&c[3], 0, r), 1);
+	ck_assert_uint_eq(r[0], c[0].o[0]);
+	ck_assert_int_eq(c[4].op, GS_OP_SETP);
+	ck_assert_int_eq(gs_ins_regs(&c[4], 1, r), 0);
+	ck_assert_int_eq(gs_ins_regs(&c[4], 0, r), 2);
+	ck_assert_uint_eq(r[0], c[3].o[0]);
+	ck_assert_uint_eq(r[1], c[3].o[1]);
+	ck_assert_int_eq(c[5].op, GS_OP_ADD32);
+	ck_assert_int_eq(gs_ins_regs(&c[5], 1, r), 1);
+	ck_assert_int_eq(gs_ins_regs(&c[5], 0, r), 3);
+	ck_assert_uint_eq(r[2], GS_NONE); /* no c */
+	ck_assert_int_eq(c[6].op, GS_OP_BFI32);
+	ck_assert_int_eq(gs_ins_regs(&c[6], 0, r), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_uint_eq(r[i], c[1].o[i]);
+	unload(&l);
+}
+END_TEST
+
 static TCase *tc_handwritten(void)
 {
 	TCase *tc = tcase_create("handwritten");
@@ -1036,6 +1129,7 @@ static TCase *tc_handwritten(void)
 	tcase_add_test(tc, test_variables);
 	tcase_add_test(tc, test_run_layout);
 	tcase_add_test(tc, test_assert_traps);
+	tcase_add_test(tc, test_op_layouts);
 	return tc;
 }
 

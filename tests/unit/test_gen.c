@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dev/validate.h"
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 #include "gen/gen.h"
 #include "harness.h"
 #include "nvrtc.h"
@@ -582,7 +582,7 @@ static int same(const struct gs_resources *a, const struct gs_resources *b)
 }
 
 /* The kernel's code, when found, lies inside the file, and its load
- * windows (dev/emu/sass.c) can be read from it whatever it holds. */
+ * windows (dev/emu/model/sass.c) can be read from it whatever it holds. */
 static void code_inside(const unsigned char *p, size_t len)
 {
 	const unsigned char *code;

@@ -1,7 +1,7 @@
 /* test_ptx_params.c — what the PTX reader keeps of an entry's parameters,
  * for `check`'s comparison with a launch's arguments. */
 #include "harness.h"
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 
 static const char ptx[] =
 	".version 8.0\n.target sm_90\n.address_size 64\n"

@@ -1,15 +1,20 @@
 /* dev.c — the emulated device behind the gs_dev_ops vtable, so that a worker
  * measures on it exactly as on a GPU.
  *
- * A launch runs the PTX interpreter at once (launches are synchronous here)
- * and adds the timing model's time for that launch to the running timer.
+ * A launch runs the PTX interpreter (interp/) at once (launches are
+ * synchronous here) and adds the performance model's (model/) time for that
+ * launch to the running timer: the interval model for a sampled launch,
+ * MWP-CWP (model/mwp.c) for one timed at the emulator size.  This file is
+ * the one place where the two halves meet, so it sits above both.
  * The "ordinal" of an emulated device is the index of its profile in
  * gs_emu_profiles[].
  *
  * A module image is a cubin and the PTX it was made from, packed by
  * gs_emu_image_pack: the cubin gives the real resource usage (registers,
  * shared and local memory), the PTX is what runs. */
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
+#include "dev/emu/interp/interp.h"
+#include "dev/emu/model/model.h"
 #include "dev/dev.h"
 #include "gen/gen.h"
 #include "util/util.h"
@@ -37,7 +42,7 @@ struct gs_func {
 	struct gs_module *m;
 	int entry;
 	struct gs_funcattr attr;
-	uint8_t *load_window; /* sass.c; NULL: none known */
+	uint8_t *load_window; /* model/sass.c; NULL: none known */
 	size_t nload_window;
 };
 

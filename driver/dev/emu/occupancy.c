@@ -29,7 +29,7 @@
  * The toolkit's barrier limit (cc 9.0: two barriers per block slot) never
  * binds for a kernel with one barrier, and the virtual-resource limit applies
  * to cc 10 and later only; neither is modeled. */
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * compiled in (profiles_embed.c), so that a lone build/gsearch works; a
  * file found on disk takes precedence over its compiled-in copy. */
 #define _GNU_SOURCE
-#include "dev/emu/emu.h"
+#include "dev/emu.h"
 #include "util/util.h"
 
 #include <dirent.h>

@@ -4,7 +4,7 @@
 // of the grid over the kernel's time, launch overhead included): where
 // they stay flat as the blocks grow, that is the block scheduler's rate;
 // where per warp stays flat, the warps'.  For the interval model's block
-// launch term (driver/dev/emu/interval.c, block_launch_cycles and
+// launch term (driver/dev/emu/model/interval.c, block_launch_cycles and
 // warp_launch_cycles in profiles/sm_90.profile).
 //
 //   nvcc -O3 -arch=sm_90 -o blocks blocks.cu && ./blocks

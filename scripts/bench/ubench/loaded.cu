@@ -3,7 +3,7 @@
 // another 1 GiB as fast as they can.  Prints, per N, the bandwidth the
 // streamers reach and the chase's cycles per load: how a load's wait grows
 // with DRAM's utilization, for the interval model's loaded-latency queue
-// (driver/dev/emu/interval.c, dram_channels in profiles/*.profile).
+// (driver/dev/emu/model/interval.c, dram_channels in profiles/*.profile).
 //
 //   nvcc -O3 -arch=sm_90 -o loaded loaded.cu && ./loaded
 #include <cstdio>

@@ -1,7 +1,7 @@
 // How DRAM latency spreads, and what the spread costs a warp that waits for
 // the slowest of several accesses: a warp load touching k lines, a barrier
 // waiting for W warps.  For the interval model's latency draws
-// (driver/dev/emu/probe.c, dram_spread in profiles/sm_90.profile).
+// (driver/dev/emu/model/probe.c, dram_spread in profiles/sm_90.profile).
 //
 // Every chase goes through 1 GiB in 2 KiB hops, in a random cycle (no
 // prefetcher follows it), and each repetition starts where the last one

@@ -19,7 +19,7 @@
  * cycles: the integer work on both pipes, the fp32 work on its own, and
  * both together on all the lanes (an IMAD takes a lane an FFMA could have
  * used).  Every other class keeps its own pipe. */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 
 double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_EMU_NCLASS],
 			  int *pipe)

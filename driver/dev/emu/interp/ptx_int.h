@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dev/emu/emu.h"
+#include "dev/emu/interp/interp.h"
 
 #define GS_WARP 32
 
@@ -35,79 +35,125 @@
 #define GS_WIN_PARAM 0x7e0200000000ull
 #define GS_WIN_SIZE 0x100000000ull
 
-/* Opcodes of the executor, after decoding.  Suffixes: 32/64 are register
- * widths, 16 values held zero-extended in 32-bit slots; U/S unsigned or
- * signed; F32/F64 IEEE types.  Operands o[0] = d, o[1] = a, o[2] = b,
- * o[3] = c unless the comment says otherwise. */
-#define GS_OPS(X)                                                                               \
-	X(NOP)          /* fences, membar, pragma-like instructions */                         \
-	X(MOV32) X(MOV64) X(MOVP) /* d = a (MOVP: predicates, o[] are predicate indices) */      \
-	X(PACK64)       /* d64 = a32 | b32 << 32 */                                            \
-	X(UNPACK64)     /* o[0] = lo32, o[1] = hi32 of a64 in o[2] (UINT32_MAX: sink) */       \
-	X(PACK32)       /* d32 = a16 | b16 << 16 */                                            \
-	X(UNPACK32)     /* o[0] = lo16, o[1] = hi16 of a32 in o[2] */                           \
-	X(ADD32) X(SUB32) X(MUL32) X(ADD64) X(SUB64) X(MUL64)                                  \
-	X(ADD16) X(SUB16) X(MUL16)                                                              \
-	X(MAD32) X(MAD64) X(MAD16) /* d = a * b + c, low bits */                                \
-	X(AND32) X(OR32) X(XOR32) X(NOT32) X(AND64) X(OR64) X(XOR64) X(NOT64)                  \
-	X(AND16) X(OR16) X(XOR16) X(NOT16)                                                      \
-	X(ANDP) X(ORP) X(XORP) X(NOTP) /* predicates (o[] predicate indices) */                 \
-	X(CNOT32) X(CNOT64) X(CNOT16)                                                            \
-	X(NEG32) X(NEG64) X(NEG16) X(ABS32) X(ABS64) X(ABS16)                                   \
-	X(SHL32) X(SHRU32) X(SHRS32) X(SHL64) X(SHRU64) X(SHRS64) /* shift amount: b32 */       \
-	X(SHL16) X(SHRU16) X(SHRS16)                                                            \
-	X(MINU32) X(MINS32) X(MAXU32) X(MAXS32) X(MINU64) X(MINS64) X(MAXU64) X(MAXS64)          \
-	X(MINU16) X(MINS16) X(MAXU16) X(MAXS16)                                                 \
-	X(DIVU32) X(DIVS32) X(REMU32) X(REMS32) X(DIVU64) X(DIVS64) X(REMU64) X(REMS64)          \
-	X(DIVU16) X(DIVS16) X(REMU16) X(REMS16)                                                 \
-	X(MULHIU32) X(MULHIS32) X(MULHIU64) X(MULHIS64) X(MULHIU16) X(MULHIS16)                 \
-	X(MULWU32) X(MULWS32) X(MULWU16) X(MULWS16) /* d is twice as wide as a, b */            \
-	X(MADHIU32) X(MADHIS32) X(MADHIU64) X(MADHIS64)                                          \
-	X(MADWU32) X(MADWS32) /* d64 = a32 * b32 + c64 */                                       \
-	X(MUL24LOU) X(MUL24LOS) X(MUL24HIU) X(MUL24HIS) X(MAD24LOU) X(MAD24LOS)                 \
-	X(ADDCC) /* 32/64 carry chain: sub = 0 add, 1 sub; f bit 0: uses carry-in (addc/subc),  \
-		  * bit 1: writes carry-out (.cc); width in sz (4 or 8) */                      \
-	X(MADCC) /* mad.lo/hi .cc / madc: f as ADDCC, sub = 0 lo, 1 hi; width in sz */           \
-	X(POPC32) X(POPC64) X(CLZ32) X(CLZ64) X(BREV32) X(BREV64)                               \
-	X(BFIND) /* sub: bit 0 signed, bit 1 .shiftamt; sz: 4 or 8 (d is 32-bit) */             \
-	X(BFEU32) X(BFES32) X(BFEU64) X(BFES64) /* d = bfe(a, pos b, len c) */                  \
-	X(BFI32) X(BFI64) /* d = bfi(a, b, pos c, len o[4]) */                                  \
-	X(PRMT) /* d = prmt(a, b, selector c), mode in sub */                                   \
-	X(SHF) /* funnel shift: d, a (lo), b (hi), c (amount); sub: bit 0 right, bit 1 clamp */ \
-	X(SELP32) X(SELP64) /* d = p(o[3]) ? a : b */                                           \
-	X(SLCT32) X(SLCT64) /* d = (c >= 0) ? a : b; sub: 0 s32 c, 1 f32 c */                   \
-	X(SETP) /* o[0] p, o[1] q (UINT32_MAX none), o[2] a, o[3] b, o[4] c predicate (or      \
-		 * UINT32_MAX), sub: comparison, sub2: type, f: bool op | negate c << 2 */       \
-	X(SET) /* d32 = cmp ? (float dest: 1.0f : all ones) : 0, as SETP; f bit 3: f32 dest */  \
-	X(TESTP) /* o[0] p, o[1] a; sub: class, sub2: 0 f32 1 f64 */                           \
-	X(ADDF32) X(SUBF32) X(MULF32) X(FMAF32) /* round-to-nearest, no ftz/sat */              \
-	X(ADDF32Z) X(SUBF32Z) X(MULF32Z) X(FMAF32Z) /* .ftz */                                  \
-	X(ADDF64) X(SUBF64) X(MULF64) X(FMAF64)                                                 \
-	X(FOP32) /* any other f32 arithmetic: fop in sub, rounding in sub2, f: ftz 1 sat 2 */   \
-	X(FOP64) /* as FOP32 for f64 */                                                         \
-	X(CVT) /* conversions: sub dst type, sub2 src type, f: rounding | ftz << 4 | sat << 5,  \
-		* sz: source register bytes, nv: destination register bytes */                   \
-	X(CVTA) /* sub: space, f bit 0: to (generic -> space); sz: a bytes, nv: d bytes */     \
-	X(LD) X(ST) /* per-space helpers in exec.c; see struct gs_ins */                       \
-	X(LDKP) /* ld.param of a kernel parameter: uniform across the warp */                 \
-	X(ATOM) /* atom/red: sub atomic op, sub2 type, f: space | no result << 4 */            \
-	X(BRA) /* unconditional or guarded branch to tgt, reconverging at rpc */               \
-	X(CALL) /* callee entry pc in tgt */                                                    \
-	X(RET) X(EXIT) X(TRAP)                                                                  \
-	X(BAR) /* bar.sync / barrier.sync; sub: 0 sync, 1 red.popc, 2 red.and, 3 red.or;        \
-		* o[0] d (red), o[1] predicate (red) */                                          \
-	X(SHFL) /* o[0] d, o[1] pred out, o[2] a, o[3] b, o[4] c; sub: mode */                  \
-	X(VOTE) /* o[0] d (pred or b32), o[1] pred a; sub: mode; f: negate a */                \
-	X(ACTIVEMASK)                                                                          \
-	X(REDUX) /* redux.sync: sub op, sub2 signed */                                         \
-	X(CLOCK32) X(CLOCK64) X(GTIMER) /* %clock, %clock64, %globaltimer */                   \
-	X(SAD32) /* sad.u32 / sad.s32 (__usad, __sad): d = c + |a - b|; sub 1: a, b signed */  \
-	X(DP4A) /* dp4a.atype.btype (__dp4a): d32 = c + the sum of the four products of a's   \
-		 * and b's bytes; sub bit 0: a's bytes signed, bit 1: b's; c is s32 when either \
-		 * is signed, else u32 (the sum wraps to 32 bits either way) */
+/* Operand layouts: which of an instruction's o[] are registers it writes
+ * and which it reads, in the order read.  Whatever follows values through
+ * registers derives that from here (gs_ins_regs below; the model's
+ * dependency chains, model/probe.c), so every opcode must name one: GS_OPS
+ * has two columns and tests/unit/test_emu_ptx.c checks them.  The layouts
+ * are those the timing model was calibrated with (GS_EMU_MODEL_REV in
+ * dev/emu.h): TESTP's source and SELP's and VOTE's predicate operands are
+ * followed as written here, not as the instruction reads them; changing a
+ * layout moves modeled times. */
+enum gs_lay {
+	GS_LAY_NONE = 1, /* none: predicates only, control, no-ops */
+	GS_LAY_D,        /* writes o[0]; reads none (LDKP: its parameter is named) */
+	GS_LAY_DABC,     /* writes o[0]; reads o[1], o[2], o[3] (GS_NONE where absent) */
+	GS_LAY_DABCE,    /* writes o[0]; reads o[1] to o[4] */
+	GS_LAY_UNPACK,   /* writes o[0] and o[1]; reads o[2] */
+	GS_LAY_CMP,      /* writes predicates; reads o[2], o[3] */
+	GS_LAY_LD,       /* writes o[0] to o[nv - 1]; reads the address, o[4] */
+	GS_LAY_ST,       /* reads o[0] to o[nv - 1], then the address, o[4] */
+	GS_LAY_COUNT
+};
+
+/* Opcodes of the executor, after decoding, each with its operand layout
+ * (GS_LAY_*).  Suffixes: 32/64 are register widths, 16 values held
+ * zero-extended in 32-bit slots; U/S unsigned or signed; F32/F64 IEEE
+ * types.  Operands o[0] = d, o[1] = a, o[2] = b, o[3] = c unless the
+ * comment says otherwise. */
+#define GS_OPS(X)                                                                                \
+	X(NOP, NONE) /* fences, membar, pragma-like instructions */                              \
+	/* d = a (MOVP: predicates, o[] are predicate indices) */                                \
+	X(MOV32, DABC) X(MOV64, DABC) X(MOVP, NONE)                                              \
+	X(PACK64, DABC) /* d64 = a32 | b32 << 32 */                                              \
+	X(UNPACK64, UNPACK) /* o[0] = lo32, o[1] = hi32 of a64 in o[2] (UINT32_MAX: sink) */     \
+	X(PACK32, DABC) /* d32 = a16 | b16 << 16 */                                              \
+	X(UNPACK32, UNPACK) /* o[0] = lo16, o[1] = hi16 of a32 in o[2] */                        \
+	X(ADD32, DABC) X(SUB32, DABC) X(MUL32, DABC) X(ADD64, DABC) X(SUB64, DABC)               \
+	X(MUL64, DABC)                                                                           \
+	X(ADD16, DABC) X(SUB16, DABC) X(MUL16, DABC)                                             \
+	X(MAD32, DABC) X(MAD64, DABC) X(MAD16, DABC) /* d = a * b + c, low bits */               \
+	X(AND32, DABC) X(OR32, DABC) X(XOR32, DABC) X(NOT32, DABC) X(AND64, DABC) X(OR64, DABC)  \
+	X(XOR64, DABC) X(NOT64, DABC)                                                            \
+	X(AND16, DABC) X(OR16, DABC) X(XOR16, DABC) X(NOT16, DABC)                               \
+	/* predicates (o[] predicate indices) */                                                 \
+	X(ANDP, NONE) X(ORP, NONE) X(XORP, NONE) X(NOTP, NONE)                                   \
+	X(CNOT32, DABC) X(CNOT64, DABC) X(CNOT16, DABC)                                          \
+	X(NEG32, DABC) X(NEG64, DABC) X(NEG16, DABC) X(ABS32, DABC) X(ABS64, DABC)               \
+	X(ABS16, DABC)                                                                           \
+	/* shift amount: b32 */                                                                  \
+	X(SHL32, DABC) X(SHRU32, DABC) X(SHRS32, DABC) X(SHL64, DABC) X(SHRU64, DABC)            \
+	X(SHRS64, DABC)                                                                          \
+	X(SHL16, DABC) X(SHRU16, DABC) X(SHRS16, DABC)                                           \
+	X(MINU32, DABC) X(MINS32, DABC) X(MAXU32, DABC) X(MAXS32, DABC) X(MINU64, DABC)          \
+	X(MINS64, DABC) X(MAXU64, DABC) X(MAXS64, DABC)                                          \
+	X(MINU16, DABC) X(MINS16, DABC) X(MAXU16, DABC) X(MAXS16, DABC)                          \
+	X(DIVU32, DABC) X(DIVS32, DABC) X(REMU32, DABC) X(REMS32, DABC) X(DIVU64, DABC)          \
+	X(DIVS64, DABC) X(REMU64, DABC) X(REMS64, DABC)                                          \
+	X(DIVU16, DABC) X(DIVS16, DABC) X(REMU16, DABC) X(REMS16, DABC)                          \
+	X(MULHIU32, DABC) X(MULHIS32, DABC) X(MULHIU64, DABC) X(MULHIS64, DABC)                  \
+	X(MULHIU16, DABC) X(MULHIS16, DABC)                                                      \
+	/* d is twice as wide as a, b */                                                         \
+	X(MULWU32, DABC) X(MULWS32, DABC) X(MULWU16, DABC) X(MULWS16, DABC)                      \
+	X(MADHIU32, DABC) X(MADHIS32, DABC) X(MADHIU64, DABC) X(MADHIS64, DABC)                  \
+	X(MADWU32, DABC) X(MADWS32, DABC) /* d64 = a32 * b32 + c64 */                            \
+	X(MUL24LOU, DABC) X(MUL24LOS, DABC) X(MUL24HIU, DABC) X(MUL24HIS, DABC)                  \
+	X(MAD24LOU, DABC) X(MAD24LOS, DABC)                                                      \
+	/* 32/64 carry chain: sub = 0 add, 1 sub; f bit 0: uses carry-in (addc/subc), bit 1:     \
+	 * writes carry-out (.cc); width in sz (4 or 8) */                                       \
+	X(ADDCC, DABC)                                                                           \
+	X(MADCC, DABC) /* mad.lo/hi .cc / madc: f as ADDCC, sub = 0 lo, 1 hi; width in sz */     \
+	X(POPC32, DABC) X(POPC64, DABC) X(CLZ32, DABC) X(CLZ64, DABC) X(BREV32, DABC)            \
+	X(BREV64, DABC)                                                                          \
+	X(BFIND, DABC) /* sub: bit 0 signed, bit 1 .shiftamt; sz: 4 or 8 (d is 32-bit) */        \
+	/* d = bfe(a, pos b, len c) */                                                           \
+	X(BFEU32, DABC) X(BFES32, DABC) X(BFEU64, DABC) X(BFES64, DABC)                          \
+	X(BFI32, DABCE) X(BFI64, DABCE) /* d = bfi(a, b, pos c, len o[4]) */                     \
+	X(PRMT, DABC) /* d = prmt(a, b, selector c), mode in sub */                              \
+	/* funnel shift: d, a (lo), b (hi), c (amount); sub: bit 0 right, bit 1 clamp */         \
+	X(SHF, DABC)                                                                             \
+	X(SELP32, DABC) X(SELP64, DABC) /* d = p(o[3]) ? a : b */                                \
+	X(SLCT32, DABC) X(SLCT64, DABC) /* d = (c >= 0) ? a : b; sub: 0 s32 c, 1 f32 c */        \
+	/* o[0] p, o[1] q (UINT32_MAX none), o[2] a, o[3] b, o[4] c predicate (or                \
+	 * UINT32_MAX), sub: comparison, sub2: type, f: bool op | negate c << 2 */               \
+	X(SETP, CMP)                                                                             \
+	/* d32 = cmp ? (float dest: 1.0f : all ones) : 0, as SETP; f bit 3: f32 dest */          \
+	X(SET, DABC)                                                                             \
+	X(TESTP, NONE) /* o[0] p, o[1] a; sub: class, sub2: 0 f32 1 f64 */                       \
+	/* round-to-nearest, no ftz/sat */                                                       \
+	X(ADDF32, DABC) X(SUBF32, DABC) X(MULF32, DABC) X(FMAF32, DABC)                          \
+	X(ADDF32Z, DABC) X(SUBF32Z, DABC) X(MULF32Z, DABC) X(FMAF32Z, DABC) /* .ftz */           \
+	X(ADDF64, DABC) X(SUBF64, DABC) X(MULF64, DABC) X(FMAF64, DABC)                          \
+	/* any other f32 arithmetic: fop in sub, rounding in sub2, f: ftz 1 sat 2 */             \
+	X(FOP32, DABC)                                                                           \
+	X(FOP64, DABC) /* as FOP32 for f64 */                                                    \
+	/* conversions: sub dst type, sub2 src type, f: rounding | ftz << 4 | sat << 5, sz:      \
+	 * source register bytes, nv: destination register bytes */                              \
+	X(CVT, DABC)                                                                             \
+	X(CVTA, DABC) /* sub: space, f bit 0: to (generic -> space); sz: a bytes, nv: d bytes */ \
+	X(LD, LD) X(ST, ST) /* per-space helpers in exec.c; see struct gs_ins */                 \
+	X(LDKP, D) /* ld.param of a kernel parameter: uniform across the warp */                 \
+	X(ATOM, DABC) /* atom/red: sub atomic op, sub2 type, f: space | no result << 4 */        \
+	X(BRA, NONE) /* unconditional or guarded branch to tgt, reconverging at rpc */           \
+	X(CALL, NONE) /* callee entry pc in tgt */                                               \
+	X(RET, NONE) X(EXIT, NONE) X(TRAP, NONE)                                                 \
+	/* bar.sync / barrier.sync; sub: 0 sync, 1 red.popc, 2 red.and, 3 red.or; o[0] d         \
+	 * (red), o[1] predicate (red) */                                                        \
+	X(BAR, NONE)                                                                             \
+	X(SHFL, DABCE) /* o[0] d, o[1] pred out, o[2] a, o[3] b, o[4] c; sub: mode */            \
+	X(VOTE, DABC) /* o[0] d (pred or b32), o[1] pred a; sub: mode; f: negate a */            \
+	X(ACTIVEMASK, DABC)                                                                      \
+	X(REDUX, DABC) /* redux.sync: sub op, sub2 signed */                                     \
+	X(CLOCK32, DABC) X(CLOCK64, DABC) X(GTIMER, DABC) /* %clock, %clock64, %globaltimer */   \
+	/* sad.u32 / sad.s32 (__usad, __sad): d = c + |a - b|; sub 1: a, b signed */             \
+	X(SAD32, DABC)                                                                           \
+	/* dp4a.atype.btype (__dp4a): d32 = c + the sum of the four products of a's and b's      \
+	 * bytes; sub bit 0: a's bytes signed, bit 1: b's; c is s32 when either is signed,       \
+	 * else u32 (the sum wraps to 32 bits either way) */                                     \
+	X(DP4A, DABC)
 
 enum gs_op {
-#define GS_OP_ENUM(n) GS_OP_##n,
+#define GS_OP_ENUM(n, lay) GS_OP_##n,
 	GS_OPS(GS_OP_ENUM)
 #undef GS_OP_ENUM
 	GS_OP_COUNT
@@ -170,6 +216,31 @@ struct gs_ins {
 	uint32_t line;    /* PTX source line */
 	uint32_t text;    /* opcode text (offset in the module's string pool) */
 };
+
+/* ptx.c: each opcode's enum gs_lay, from GS_OPS */
+extern const uint8_t gs_op_lay[GS_OP_COUNT];
+
+/* The registers instruction `in` writes (write 1) or reads (0), by its
+ * opcode's layout, into r[]; returns how many (some may be GS_NONE). */
+static inline int gs_ins_regs(const struct gs_ins *in, int write, uint32_t r[6])
+{
+	/* per layout: masks of o[] written and read; vec: o[0..3] only below nv */
+	static const struct { uint8_t d, s, vec; } m[GS_LAY_COUNT] = {
+		[GS_LAY_D] = { 0x01, 0x00, 0 },     [GS_LAY_DABC] = { 0x01, 0x0e, 0 },
+		[GS_LAY_DABCE] = { 0x01, 0x1e, 0 }, [GS_LAY_UNPACK] = { 0x03, 0x04, 0 },
+		[GS_LAY_CMP] = { 0x00, 0x0c, 0 },   [GS_LAY_LD] = { 0x0f, 0x10, 1 },
+		[GS_LAY_ST] = { 0x00, 0x1f, 1 },
+	};
+	unsigned lay = in->op < GS_OP_COUNT ? gs_op_lay[in->op] : GS_LAY_NONE;
+	unsigned bits = write ? m[lay].d : m[lay].s;
+	int n = 0;
+	if (m[lay].vec)
+		bits &= 0x30u | ((1u << in->nv) - 1);
+	for (int i = 0; i < 6; i++)
+		if (bits >> i & 1)
+			r[n++] = in->o[i];
+	return n;
+}
 
 /* A register slot whose content the executor fills when a warp starts. */
 enum gs_slot_kind { GS_SLOT_IMM, GS_SLOT_SYM, GS_SLOT_SPECIAL };

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "dev/emu/exec_int.h"
+#include "dev/emu/interp/exec_int.h"
 
 #if defined(__clang__)
 #define GS_OPAQUE __attribute__((noinline))

@@ -25,7 +25,7 @@
  *
  * Draws are a hash of the block, a counter of its draws and nothing else,
  * so that a block's chain does not depend on the host thread that ran it. */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 
 #include <math.h>
 

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev/emu/exec_int.h"
+#include "dev/emu/interp/exec_int.h"
 
 /* Instruction classes, indexed by enum gs_emu_class.  The loader gives each
  * instruction its class (gs_ins.cls; ptx_int.h lists what falls in which). */
@@ -1181,10 +1181,8 @@ static int run_probed(struct gs_xctx *x, uint64_t i)
 	struct gs_emu_counters keep = x->c;
 	memset(&x->c, 0, sizeof x->c);
 	int rc = run_block(x, x->l->only[i]);
-	if (rc == 0) {
-		gs_x_probe_end(x, &x->l->stats[i]);
-		x->l->stats[i].c = x->c;
-	}
+	if (rc == 0)
+		gs_x_probe_end(x, i);
 	gs_emu_counters_add(&keep, &x->c);
 	x->c = keep;
 	return rc;

@@ -11,7 +11,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "dev/emu/ptx_int.h"
+#include "dev/emu/interp/ptx_int.h"
 #include "util/util.h"
 
 /* string -> int, open addressing; the keys belong to the caller (the arena) */
@@ -170,6 +170,8 @@ void gs_ptxl_body_release(struct gs_ptxl_body *b);
 void gs_ptxl_parse(struct gs_ptxl *L);
 /* a new module variable (name owned by the module), its index */
 int gs_ptxl_add_var(struct gs_ptxl *L, const char *name, int space, int func, uint32_t line);
+/* bytes of a value of enum gs_ty ty: 1, 2, 4 or 8; 0 for .pred */
+int gs_ptxl_tysize(int ty);
 
 /* ptx_decode.c: the instructions of function f, appended to m->code */
 void gs_ptxl_decode(struct gs_ptxl *L, int f);

@@ -1,6 +1,9 @@
-/* model.c — the emulated device's time: Hong & Kim's MWP-CWP analytical model
- * (ISCA 2009) fed with the interpreter's counters, and Ryoo et al.'s
- * efficiency and utilization metrics (CGO 2008).
+/* mwp.c — the emulated device's time at the emulator size: Hong & Kim's
+ * MWP-CWP analytical model (ISCA 2009) fed with the interpreter's counters,
+ * and Ryoo et al.'s efficiency and utilization metrics (CGO 2008).  It is
+ * the model of the profiles older than the interval model covers (g80,
+ * gf100: `model = mwp-cwp`) and of every launch timed at the emulator size
+ * (--emu, --emu-sample 0); interval.c times the real sizes.
  *
  * Per warp (the counters of the whole grid divided by the warps launched):
  *   Comp_cycles = sum over classes of issue_cycles[class] x instructions
@@ -53,7 +56,7 @@
  *
  * Pure arithmetic on the inputs, in a fixed order: the same inputs give the
  * same figures bit for bit. */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 
 #include <stdio.h>
 #include <string.h>

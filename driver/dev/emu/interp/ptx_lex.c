@@ -5,7 +5,7 @@
  * `{ }` blocks (inline assembly declares its own), and so are the .param
  * variables of call sequences, which belong to one block each.  Labels,
  * variables and functions are names looked up when decoding. */
-#include "dev/emu/ptx_load.h"
+#include "dev/emu/interp/ptx_load.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -399,7 +399,7 @@ static int type_of(const struct gs_ptxl_tok *t)
 	return GS_TY_NONE;
 }
 
-static uint32_t type_size(int ty)
+int gs_ptxl_tysize(int ty)
 {
 	switch (ty) {
 	case GS_TY_U8: case GS_TY_S8: case GS_TY_B8:
@@ -555,7 +555,7 @@ static void parse_vars(struct gs_ptxl *L, int space, int func, int ext)
 	}
 	if (ty == GS_TY_NONE || ty == GS_TY_PRED)
 		unexpected(L, "a variable type");
-	uint32_t esz = type_size(ty) * (uint32_t)vec;
+	uint32_t esz = gs_ptxl_tysize(ty) * (uint32_t)vec;
 
 	do {
 		uint32_t line = L->tk.line;
@@ -592,7 +592,7 @@ static void parse_vars(struct gs_ptxl *L, int space, int func, int ext)
 					     name, line);
 			vi->has_init = 1;
 			parse_init(L, vi);
-			uint64_t need = vi->ninit * type_size(ty);
+			uint64_t need = vi->ninit * gs_ptxl_tysize(ty);
 
 			if (unsized)
 				var->size = (need + esz - 1) / esz * esz;
@@ -681,11 +681,11 @@ static struct pdecl parse_param(struct gs_ptxl *L)
 		expect_p(L, ']');
 		p.array = 1;
 	}
-	p.size = type_size(ty) * count;
+	p.size = gs_ptxl_tysize(ty) * count;
 	p.ty = ty;
 	p.ptr = ptr;
 	if (!p.align)
-		p.align = type_size(ty);
+		p.align = gs_ptxl_tysize(ty);
 	if (!p.size)
 		gs_ptxl_fail(L, "cannot parse: parameter '%s' has no size at line %u", p.name,
 			     p.line);
@@ -843,7 +843,7 @@ static void parse_reg(struct gs_ptxl *L, struct gs_ptxl_body *b)
 			     line);
 	if (ty == GS_TY_NONE)
 		unexpected(L, "a register type");
-	width = (uint8_t)type_size(ty);
+	width = (uint8_t)gs_ptxl_tysize(ty);
 	if (width == 1)
 		gs_ptxl_fail(L, "8-bit registers at line %u are not supported", line);
 	next(L);

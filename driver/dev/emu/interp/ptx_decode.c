@@ -13,7 +13,7 @@
  * immediates, symbol addresses and special registers become constant slots
  * (GS_PL_CONST | slot).  ptx.c relocates both once every function is
  * decoded, using the mask of which o[] hold such offsets. */
-#include "dev/emu/ptx_load.h"
+#include "dev/emu/interp/ptx_load.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -188,22 +188,6 @@ static int one_type(struct dc *d, const int *ok)
 	unsupported(d);
 }
 
-static int tyw(int ty)
-{
-	switch (ty) {
-	case GS_TY_U8: case GS_TY_S8: case GS_TY_B8:
-		return 1;
-	case GS_TY_U16: case GS_TY_S16: case GS_TY_B16: case GS_TY_F16: case GS_TY_BF16:
-		return 2;
-	case GS_TY_U64: case GS_TY_S64: case GS_TY_B64: case GS_TY_F64:
-		return 8;
-	case GS_TY_PRED:
-		return 0;
-	default:
-		return 4;
-	}
-}
-
 static int tysigned(int ty)
 {
 	return ty == GS_TY_S8 || ty == GS_TY_S16 || ty == GS_TY_S32 || ty == GS_TY_S64;
@@ -313,13 +297,13 @@ static uint32_t reg_w(struct dc *d, const struct gs_ptxl_opnd *o, int w)
 /* o[i] = destination register of type ty */
 static void dst(struct dc *d, int i, const struct gs_ptxl_opnd *o, int ty)
 {
-	set_rf(d, i, reg_w(d, o, tyw(ty)));
+	set_rf(d, i, reg_w(d, o, gs_ptxl_tysize(ty)));
 }
 
 /* the bits of an immediate operand as a value of type ty */
 static uint64_t imm_bits(struct dc *d, const struct gs_ptxl_opnd *o, int ty)
 {
-	int w = tyw(ty);
+	int w = gs_ptxl_tysize(ty);
 	uint64_t wmask = w == 8 ? UINT64_MAX : (1ull << (8 * w)) - 1;
 
 	if (ty == GS_TY_F16 || ty == GS_TY_BF16)
@@ -457,7 +441,7 @@ static int sym_var(struct dc *d, const struct gs_ptxl_opnd *o)
  * special register */
 static void src(struct dc *d, int i, const struct gs_ptxl_opnd *o, int ty)
 {
-	int w = tyw(ty);
+	int w = gs_ptxl_tysize(ty);
 
 	switch (o->kind) {
 	case GS_PO_REG:
@@ -622,7 +606,7 @@ static void dec_mov(struct dc *d)
 				  GS_TY_U32, GS_TY_U64, GS_TY_S16, GS_TY_S32, GS_TY_S64,
 				  GS_TY_F32, GS_TY_F64, T_END };
 	mods(d, B(K_TYPE));
-	int ty = one_type(d, ok), w = tyw(ty);
+	int ty = one_type(d, ok), w = gs_ptxl_tysize(ty);
 	const struct gs_ptxl_opnd *a, *b;
 
 	nops(d, 2, 2);
@@ -679,7 +663,7 @@ static void dec_addsub(struct dc *d)
 
 	mods(d, B(K_TYPE) | B(K_CC) | B(K_SAT) | B(K_RND) | B(K_FTZ));
 	ty = one_type(d, T_INTF);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	if (tyfloat(ty)) {
 		if (carry_in || has(d, K_CC))
 			unsupported(d);
@@ -712,7 +696,7 @@ static void dec_mul(struct dc *d)
 
 	mods(d, B(K_TYPE) | B(K_LOHI) | B(K_RND) | B(K_FTZ) | B(K_SAT));
 	ty = one_type(d, T_INTF);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	s = tysigned(ty);
 	if (tyfloat(ty)) {
 		if (has(d, K_LOHI))
@@ -759,7 +743,7 @@ static void dec_mad(struct dc *d)
 
 	mods(d, B(K_TYPE) | B(K_LOHI) | B(K_CC) | B(K_RND) | B(K_FTZ) | B(K_SAT));
 	ty = one_type(d, T_INTF);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	s = tysigned(ty);
 	if (tyfloat(ty)) { /* mad.rn.f32 is fma.rn.f32 */
 		if (has(d, K_LOHI) || has(d, K_CC) || carry_in)
@@ -826,7 +810,7 @@ static void dec_div(struct dc *d)
 
 	mods(d, B(K_TYPE) | B(K_RND) | B(K_FTZ) | B(K_APPROX) | B(K_FULL));
 	ty = one_type(d, T_INTF);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	s = tysigned(ty);
 	if (ty == GS_TY_F32) {
 		int n = has(d, K_APPROX) + has(d, K_FULL) + has(d, K_RND);
@@ -856,7 +840,7 @@ static void dec_rem(struct dc *d)
 
 	mods(d, B(K_TYPE));
 	ty = one_type(d, T_INT);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	op(d, tysigned(ty) ? by_w(d, w, GS_OP_REMS16, GS_OP_REMS32, GS_OP_REMS64) :
 			     by_w(d, w, GS_OP_REMU16, GS_OP_REMU32, GS_OP_REMU64), GS_EMU_INT);
 	operands(d, 3, ty);
@@ -876,8 +860,8 @@ static void dec_absneg(struct dc *d)
 	}
 	if (has(d, K_FTZ))
 		unsupported(d);
-	op(d, neg ? by_w(d, tyw(ty), GS_OP_NEG16, GS_OP_NEG32, GS_OP_NEG64) :
-		    by_w(d, tyw(ty), GS_OP_ABS16, GS_OP_ABS32, GS_OP_ABS64), GS_EMU_INT);
+	op(d, neg ? by_w(d, gs_ptxl_tysize(ty), GS_OP_NEG16, GS_OP_NEG32, GS_OP_NEG64) :
+		    by_w(d, gs_ptxl_tysize(ty), GS_OP_ABS16, GS_OP_ABS32, GS_OP_ABS64), GS_EMU_INT);
 	operands(d, 2, ty);
 }
 
@@ -889,7 +873,7 @@ static void dec_minmax(struct dc *d)
 
 	mods(d, B(K_TYPE) | B(K_FTZ) | B(K_NAN));
 	ty = one_type(d, T_INTF);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	s = tysigned(ty);
 	if (tyfloat(ty)) {
 		fop(d, 3, max ? GS_FOP_MAX : GS_FOP_MIN, GS_RND_NONE, GS_EMU_FP32, GS_EMU_FP64);
@@ -936,7 +920,7 @@ static void dec_logic(struct dc *d)
 			d->in->o[k] = pred(d, opnd(d, k));
 		return;
 	}
-	op(d, by_w(d, tyw(ty), t[i].o16, t[i].o32, t[i].o64), GS_EMU_INT);
+	op(d, by_w(d, gs_ptxl_tysize(ty), t[i].o16, t[i].o32, t[i].o64), GS_EMU_INT);
 	operands(d, t[i].n, ty);
 }
 
@@ -950,7 +934,7 @@ static void dec_shift(struct dc *d)
 
 	mods(d, B(K_TYPE));
 	ty = one_type(d, shl ? T_BITS : shr_ok);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	if (shl)
 		op(d, by_w(d, w, GS_OP_SHL16, GS_OP_SHL32, GS_OP_SHL64), GS_EMU_INT);
 	else if (tysigned(ty))
@@ -987,7 +971,7 @@ static void dec_bits(struct dc *d)
 
 		mods(d, B(K_TYPE) | (bfe ? 0 : B(K_SHIFTAMT)));
 		ty = one_type(d, T_US3264);
-		w = tyw(ty);
+		w = gs_ptxl_tysize(ty);
 		if (bfe) {
 			op(d, tysigned(ty) ? (w == 8 ? GS_OP_BFES64 : GS_OP_BFES32) :
 					     (w == 8 ? GS_OP_BFEU64 : GS_OP_BFEU32), GS_EMU_INT);
@@ -1018,7 +1002,7 @@ static void dec_bits(struct dc *d)
 	}
 	mods(d, B(K_TYPE));
 	ty = one_type(d, T_B3264);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	if (strcmp(b, "bfi") == 0) {
 		op(d, w == 8 ? GS_OP_BFI64 : GS_OP_BFI32, GS_EMU_INT);
 		nops(d, 5, 5);
@@ -1104,7 +1088,7 @@ static void dec_selp(struct dc *d)
 
 	mods(d, B(K_TYPE));
 	ty = one_type(d, T_ANY);
-	op(d, tyw(ty) == 8 ? GS_OP_SELP64 : GS_OP_SELP32, GS_EMU_INT);
+	op(d, gs_ptxl_tysize(ty) == 8 ? GS_OP_SELP64 : GS_OP_SELP32, GS_EMU_INT);
 	nops(d, 4, 4);
 	dst(d, 0, opnd(d, 0), ty);
 	src(d, 1, opnd(d, 1), ty);
@@ -1127,7 +1111,7 @@ static void dec_slct(struct dc *d)
 		unsupported(d);
 	d->m.nty = 1;
 	ty = one_type(d, T_ANY);
-	op(d, tyw(ty) == 8 ? GS_OP_SLCT64 : GS_OP_SLCT32, GS_EMU_INT);
+	op(d, gs_ptxl_tysize(ty) == 8 ? GS_OP_SLCT64 : GS_OP_SLCT32, GS_EMU_INT);
 	d->in->sub = (uint8_t)(cty == GS_TY_F32);
 	d->in->f = (uint8_t)has(d, K_FTZ);
 	nops(d, 4, 4);
@@ -1203,7 +1187,7 @@ static int nominal(struct dc *d, const struct gs_ptxl_opnd *o, int ty)
 {
 	if (o->kind == GS_PO_REG)
 		return regof(d, o)->width;
-	return tyw(ty) == 8 ? 8 : 4;
+	return gs_ptxl_tysize(ty) == 8 ? 8 : 4;
 }
 
 /* a register at least as wide as type ty (ld, st, cvt may use wider ones) */
@@ -1217,7 +1201,7 @@ static uint32_t wide_reg(struct dc *d, const struct gs_ptxl_opnd *o, int ty)
 		bad(d, "'!' or '|' is not allowed here");
 	struct gs_ptxl_reg *r = regof(d, o);
 
-	if (r->width == 0 || r->width < tyw(ty)) {
+	if (r->width == 0 || r->width < gs_ptxl_tysize(ty)) {
 		snprintf(why, sizeof why, "register '%s' is narrower than the type", o->name);
 		bad(d, why);
 	}
@@ -1253,11 +1237,12 @@ static void dec_cvt(struct dc *d)
 	if (tyfloat(sty) && !tyfloat(dty)) {
 		if (r < GS_RND_RNI)
 			unsupported(d);
-	} else if (tyfloat(dty) && (!tyfloat(sty) || tyw(dty) < tyw(sty))) {
+	} else if (tyfloat(dty) && (!tyfloat(sty) || gs_ptxl_tysize(dty) < gs_ptxl_tysize(sty))) {
 		if (r == GS_RND_NONE || r >= GS_RND_RNI)
 			unsupported(d);
 	} else if (tyfloat(dty)) {
-		if (r != GS_RND_NONE && (r < GS_RND_RNI || tyw(dty) != tyw(sty)))
+		if (r != GS_RND_NONE &&
+		    (r < GS_RND_RNI || gs_ptxl_tysize(dty) != gs_ptxl_tysize(sty)))
 			unsupported(d);
 	} else if (r != GS_RND_NONE) {
 		unsupported(d);
@@ -1302,7 +1287,7 @@ static void dec_cvta(struct dc *d)
 	op(d, GS_OP_CVTA, GS_EMU_INT);
 	d->in->sub = (uint8_t)sp;
 	d->in->f = (uint8_t)has(d, K_TO);
-	d->in->sz = d->in->nv = (uint8_t)tyw(ty);
+	d->in->sz = d->in->nv = (uint8_t)gs_ptxl_tysize(ty);
 	operands(d, 2, ty);
 }
 
@@ -1385,7 +1370,7 @@ static void dec_ldst(struct dc *d)
 
 	mods(d, B(K_TYPE) | B(K_SPACE) | B(K_VEC) | B(K_CHINT));
 	ty = one_type(d, ok);
-	w = tyw(ty);
+	w = gs_ptxl_tysize(ty);
 	nv = has(d, K_VEC) ? d->m.vec : 1;
 	nops(d, 2, 2 + has(d, K_CHINT)); /* the cache policy operand is not used */
 	val = opnd(d, st ? 1 : 0);
@@ -1499,7 +1484,7 @@ static void dec_atom(struct dc *d)
 		src(d, 3, opnd(d, 3), ty);
 	d->in->sub = (uint8_t)a;
 	d->in->sub2 = (uint8_t)ty;
-	d->in->sz = (uint8_t)tyw(ty);
+	d->in->sz = (uint8_t)gs_ptxl_tysize(ty);
 	/* f bit 1 (GS_MF_A32, from address()) would collide with the space */
 	if (d->in->f & GS_MF_A32)
 		d->in->f = 0x20; /* ptx_int.h: ATOM f bit 5 */

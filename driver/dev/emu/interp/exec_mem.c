@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dev/emu/exec_int.h"
+#include "dev/emu/interp/exec_int.h"
 
 /* spaces after resolving a generic address */
 enum { R_GLOBAL, R_CONST, R_SHARED, R_LOCAL, R_PARAM, R_KPARAM };

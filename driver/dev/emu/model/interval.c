@@ -49,7 +49,7 @@
  * bound is the term that set it ("dram latency": the queue).
  *
  * Pure arithmetic on its inputs, in a fixed order. */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 
 #include <math.h>
 #include <stdio.h>

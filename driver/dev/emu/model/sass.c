@@ -30,7 +30,7 @@
  * The windows come in code order, one per LDG.  probe.c pairs them with the
  * PTX's ld.global instructions in their order, and only when the counts
  * agree (pair_windows). */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 #include "gen/gen.h"
 
 #include <stdint.h>

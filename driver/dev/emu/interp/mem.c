@@ -5,7 +5,7 @@
  * and faults, as it would on a GPU more often than not.  Addresses are never
  * reused within a device's life: a stale pointer faults rather than reading
  * another buffer. */
-#include "dev/emu/emu.h"
+#include "dev/emu/interp/interp.h"
 #include "util/util.h"
 
 #include <jansson.h>

@@ -16,7 +16,7 @@
  *
  * Ownership: the module owns everything it points to; gs_ptx_free releases
  * it and gives the variables' allocations back to the memory. */
-#include "dev/emu/ptx_load.h"
+#include "dev/emu/interp/ptx_load.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -700,9 +700,15 @@ int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *add
 /* ---- debugging ---------------------------------------------------------------------- */
 
 static const char *const op_names[] = {
-#define GS_OP_NAME(n) #n,
+#define GS_OP_NAME(n, lay) #n,
 	GS_OPS(GS_OP_NAME)
 #undef GS_OP_NAME
+};
+
+const uint8_t gs_op_lay[GS_OP_COUNT] = {
+#define GS_OP_LAY(n, lay) GS_LAY_##lay,
+	GS_OPS(GS_OP_LAY)
+#undef GS_OP_LAY
 };
 
 const char *gs_ptx_op_name(int op)

@@ -32,7 +32,7 @@
  * a lone warp's within 10 KiB).  Only the loop's share of the issued
  * instructions pays it.  Profiles without the fetch.* keys (the H100's are
  * the only ones measured) have no such term. */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 
 #include <math.h>
 

@@ -11,7 +11,7 @@
  * blocks are the ones the hardware runs at the same time. A stratum's
  * blocks are shared equally by its samples.  A grid no larger than the
  * sample runs whole. */
-#include "dev/emu/emu.h"
+#include "dev/emu/model/model.h"
 
 /* the [lo, hi) of part k (0 first, 1 interior, 2 last) of a dimension of n */
 static int part(unsigned n, int k, unsigned *lo, unsigned *hi)

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "dev/emu/ptx_int.h"
+#include "dev/emu/interp/ptx_int.h"
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -224,11 +224,14 @@ struct gs_xctx {
 	char msg[512];
 	/* whole-run state shared by the host threads */
 	struct gs_xrun *run;
-	/* a sampled launch's observer (probe.c), NULL otherwise */
+	/* a sampled launch's observer (model/probe.c), NULL otherwise */
 	struct gs_xprobe *pr;
 };
 
-/* probe.c: what a sampled launch observes of each block */
+/* model/probe.c: what a sampled launch observes of each block, called
+ * here and implemented by the performance model (the interpreter keeps no
+ * time).  gs_x_probe_end ends sampled block i: its observations and the
+ * counters x->c into launch->stats[i]. */
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x);
 void gs_x_probe_free(struct gs_xprobe *p);
 void gs_x_probe_begin(struct gs_xctx *x);
@@ -236,7 +239,7 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size);
 void gs_x_probe_barrier(struct gs_xctx *x);
-void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out);
+void gs_x_probe_end(struct gs_xctx *x, size_t i);
 
 /* Fault helpers: fill x->msg and return GS_EMU_FAULT. */
 int gs_x_fault(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in, int lane,

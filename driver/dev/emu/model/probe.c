@@ -42,7 +42,8 @@
  * not seen.  Everything is per block
  * and in the block's own deterministic order, so the observations do not
  * depend on host threads. */
-#include "dev/emu/exec_int.h"
+#include "dev/emu/interp/exec_int.h"
+#include "dev/emu/model/model.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -270,65 +271,6 @@ static void set_dest(struct gs_xprobe *p, uint32_t off, double t, double nm)
 	p->nm[(size_t)p->cw * p->nreg + r] = nm;
 }
 
-/* The registers an instruction writes, by the operand layout of ptx_int.h. */
-static int dests(const struct gs_ins *in, uint32_t d[4])
-{
-	switch ((enum gs_op)in->op) {
-	case GS_OP_LD:
-		for (unsigned i = 0; i < 4; i++)
-			d[i] = i < in->nv ? in->o[i] : GS_NONE;
-		return 4;
-	case GS_OP_UNPACK64: case GS_OP_UNPACK32:
-		d[0] = in->o[0];
-		d[1] = in->o[1];
-		return 2;
-	case GS_OP_ST: case GS_OP_SETP: case GS_OP_TESTP: case GS_OP_MOVP: case GS_OP_ANDP:
-	case GS_OP_ORP: case GS_OP_XORP: case GS_OP_NOTP: case GS_OP_BRA: case GS_OP_CALL:
-	case GS_OP_RET: case GS_OP_EXIT: case GS_OP_TRAP: case GS_OP_BAR: case GS_OP_NOP:
-		return 0;
-	default:
-		d[0] = in->o[0];
-		return 1;
-	}
-}
-
-/* ... and the registers it reads. */
-static int srcs(const struct gs_ins *in, uint32_t s[5])
-{
-	switch ((enum gs_op)in->op) {
-	case GS_OP_LD:
-		s[0] = in->o[4];
-		return 1;
-	case GS_OP_ST:
-		for (unsigned i = 0; i < 4; i++)
-			s[i] = i < in->nv ? in->o[i] : GS_NONE;
-		s[4] = in->o[4];
-		return 5;
-	case GS_OP_UNPACK64: case GS_OP_UNPACK32:
-		s[0] = in->o[2];
-		return 1;
-	case GS_OP_SETP:
-		s[0] = in->o[2];
-		s[1] = in->o[3];
-		return 2;
-	case GS_OP_LDKP: case GS_OP_TESTP: case GS_OP_MOVP: case GS_OP_ANDP: case GS_OP_ORP:
-	case GS_OP_XORP: case GS_OP_NOTP: case GS_OP_BRA: case GS_OP_CALL: case GS_OP_RET:
-	case GS_OP_EXIT: case GS_OP_TRAP: case GS_OP_BAR: case GS_OP_NOP:
-		return 0;
-	case GS_OP_SHFL: case GS_OP_BFI32: case GS_OP_BFI64:
-		s[0] = in->o[1];
-		s[1] = in->o[2];
-		s[2] = in->o[3];
-		s[3] = in->o[4];
-		return 4;
-	default:
-		s[0] = in->o[1];
-		s[1] = in->o[2];
-		s[2] = in->o[3];
-		return 3;
-	}
-}
-
 /* Integer division and remainder by a register: PTX has one instruction,
  * ptxas a sequence (NVRTC 13, sm_90, results/intdiv-sass-h100.txt): for 32
  * bits a reciprocal on the SFU (MUFU.RCP) between two conversions (I2F,
@@ -374,8 +316,8 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		t = p->clk[wi] + 1;
 		nm = p->wnm[wi];
 	}
-	uint32_t s[5], d[4];
-	int n = srcs(in, s);
+	uint32_t s[6], d[6];
+	int n = gs_ins_regs(in, 0, s);
 	for (int i = 0; i < n; i++) {
 		unsigned r = reg(p, s[i]);
 		if (r == UINT32_MAX)
@@ -438,7 +380,7 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		lat = pf->lat[GS_EMU_INT];
 		break;
 	}
-	int nd = dests(in, d);
+	int nd = gs_ins_regs(in, 1, d);
 	for (int i = 0; i < nd; i++)
 		set_dest(p, d[i], t + lat, nm);
 }
@@ -525,11 +467,11 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	const struct gs_ins *in = p->pin;
-	uint32_t d[4];
+	uint32_t d[6];
 	if (space == 0) { /* shared */
 		p->iv_smem++;
 		if (!store && in) {
-			int nd = dests(in, d);
+			int nd = gs_ins_regs(in, 1, d);
 			for (int i = 0; i < nd; i++)
 				set_dest(p, d[i], p->pt + pf->lat_smem, p->pnm);
 		}
@@ -585,7 +527,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	if (in) {
 		double lat = miss ? pf->lat_l2 : pf->lat_l1;
 		double nm = p->pnm + miss_weight(p, sec, miss);
-		int nd = dests(in, d);
+		int nd = gs_ins_regs(in, 1, d);
 		for (int i = 0; i < nd; i++)
 			set_dest(p, d[i], p->pt + lat, nm);
 		if (p->lcount && space == 1) {
@@ -616,8 +558,9 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 		}
 }
 
-void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
+void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 {
+	struct gs_emu_blockstat *out = &x->l->stats[blk];
 	struct gs_xprobe *p = x->pr;
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < p->nwarps; i++)
@@ -656,6 +599,7 @@ void gs_x_probe_end(struct gs_xctx *x, struct gs_emu_blockstat *out)
 	out->nsectors = k;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
+	out->c = x->c;
 }
 
 void gs_emu_blockstat_release(struct gs_emu_blockstat *b)

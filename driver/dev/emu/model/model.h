@@ -1,0 +1,168 @@
+/* model.h — the performance model, the other half of the emulated device:
+ * from what the interpreter executed (its counters, and for a sampled
+ * launch what the probe saw of each block) to a launch's time on the
+ * profile's GPU.  It owns
+ *   interval.c   the interval model at the real sizes (sm_80 and later):
+ *                issue per pipe, latency, L2 and DRAM traffic, waves
+ *   probe.c      the observer of a sampled launch's blocks (dependency
+ *                chains, a private L1, the sectors touched), called from
+ *                the executor through the hooks of interp/exec_int.h
+ *   sample.c     which blocks a sampled launch executes, and their weights
+ *   spread.c     the DRAM latency's spread
+ *   pipes.c      the cycles of an SM's pipes per instruction class
+ *   icache.c     what instruction fetch adds to a loop's issue
+ *   sass.c       the loads ptxas keeps in flight, read from the machine code
+ *   mwp.c        Hong & Kim's MWP-CWP model: the time of the profiles whose
+ *                model is mwp-cwp (g80, gf100) and of any launch timed at
+ *                the emulator size (--emu, --emu-sample 0)
+ * The DRAM model is in interval.c (bandwidth, the loaded-latency queue),
+ * probe.c (misses on a chain) and spread.c; the profile's figures are
+ * declared in dev/emu.h and read from profiles/NAME.profile.  Any change
+ * that moves a modeled time changes GS_EMU_MODEL_REV (dev/emu.h).
+ *
+ * The pieces meet here:
+ *   gs_emu_interval_model  sampled blocks' observations + occupancy -> cycles, ms
+ *   gs_emu_model           counters + geometry + occupancy -> cycles, ms (MWP-CWP) */
+#ifndef GS_EMU_MODEL_H
+#define GS_EMU_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dev/emu.h"
+#include "dev/emu/interp/interp.h"
+
+/* The tag of a written sector in a block's footprint (sector numbers are
+ * addresses >> 5, so the top bit is free). */
+#define GS_EMU_SECTOR_WRITTEN (1ull << 63)
+
+/* spread.c: the DRAM latency's spread.  GS_EMU_SPREAD_N equally likely
+ * weights of a miss's DRAM latency, averaging 1; 0 when the profile gives
+ * no spread (tab untouched). */
+#define GS_EMU_SPREAD_BITS 10
+#define GS_EMU_SPREAD_N (1 << GS_EMU_SPREAD_BITS)
+int gs_emu_spread_table(const struct gs_emu_profile *p, double *tab);
+/* A DRAM access's latency beyond an L2 hit's (interval model: the chains
+ * count misses at lat.l2 and add this per miss that DRAM serves); 0 when
+ * the profile has DRAM no slower than L2. */
+static inline double gs_emu_dram_beyond_l2(const struct gs_emu_profile *p)
+{
+	return p->mem_latency > p->lat_l2 ? p->mem_latency - p->lat_l2 : 0;
+}
+/* One of the table's weights, chosen by a hash of key. */
+double gs_emu_spread_draw(const double *tab, uint64_t key);
+
+/* What one executed block of a sampled launch saw (probe.c): its counters,
+ * its warps' dependency chains and its global accesses through a private
+ * L1.  Owned by the caller of gs_emu_run; release with
+ * gs_emu_blockstat_release. */
+struct gs_emu_blockstat {
+	struct gs_emu_counters c;
+	double chain;            /* cycles of the block's longest warp, issued in order with
+				  * every result waiting for its inputs (L1 misses at lat.l2) */
+	double chain_misses;     /* L1-missing loads on that longest path, each weighted by
+				  * its DRAM latency's draw (spread.c; 1 without a spread) */
+	double exposed;          /* cycles of latency that blocks_per_sm blocks' issue does not
+				  * cover, summed over the block's barrier intervals */
+	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
+	uint64_t st_sectors;     /* sectors stored (written through to L2) */
+	uint64_t *sectors;       /* distinct sectors touched, sorted; a written
+				  * one is listed apart, with GS_EMU_SECTOR_WRITTEN:
+				  * it goes back to DRAM as well as coming from it */
+	size_t nsectors;
+	uint32_t loop_ins;       /* PTX instructions from the first to the last that some warp
+				  * issued again (the loops' span) */
+	double loop_share;       /* their share of the block's issued warp instructions */
+	double xinst[GS_EMU_NCLASS]; /* warp instructions ptxas's expansions of the PTX add,
+				      * per class (integer division, probe.c) */
+	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
+	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
+};
+void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
+
+/* ---- sampled launches ------------------------------------------------------------ */
+
+/* Choose at most n blocks of the grid (sample.c): idx[] their linear
+ * indices, weight[] how many blocks of the grid each stands for (the
+ * weights sum to the grid's blocks).  Returns how many were chosen. */
+size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight);
+
+/* The blocks a launch samples: at most `blocks`, and, past GS_EMU_SAMPLE_MIN,
+ * no more than hold the profile's sample_warps warps. */
+enum { GS_EMU_SAMPLE_MIN = 8 };
+size_t gs_emu_sample_size(const struct gs_emu_profile *p, int blocks, unsigned block_threads);
+
+/* The cycles an SM's pipes take for warp instructions of each class: the
+ * busiest pipe, integer work spread over the ALU and the FMA pipe where the
+ * profile says so (pipes.c).  *pipe, where not NULL, is the class that
+ * bound it. */
+double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_EMU_NCLASS],
+			  int *pipe);
+
+/* sass.c: per LDG of the code, in address order, the most global loads in
+ * flight while it is (its window, 1 to 255).  -1 for an architecture whose
+ * encoding is not known here; 0 otherwise, *win malloc'd (NULL when the code
+ * has no LDG). */
+int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t **win,
+			size_t *nwin);
+/* The same for `entry` of a cubin. */
+int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
+			 size_t *nwin);
+
+/* Cycles a scheduler loses per instruction of a loop of loop_bytes of code
+ * to instruction fetch, with warps_per_sched warps on it (icache.c). */
+double gs_emu_fetch_excess(const struct gs_emu_profile *p, double loop_bytes,
+			   double warps_per_sched);
+
+/* The interval model's time for one launch (interval.c), from the sampled
+ * blocks' observations.  out->ms includes the launch overhead. */
+struct gs_emu_interval {
+	double ms, cycles;
+	double t_sm, t_l2, t_dram;  /* cycles: the busiest SM's waves, L2 and DRAM traffic */
+	double per_block_issue;     /* SM cycles one block's instructions take on the pipes */
+	double per_block_chain;     /* its longest dependency chain, DRAM latency included */
+	double per_block_exposed;   /* latency its barrier intervals leave uncovered */
+	double per_block_fetch;     /* issue cycles instruction fetch adds (icache.c) */
+	double loop_bytes;          /* the code its loops cycle through */
+	double l1_hit, l2_hit;      /* hit rates of loads */
+	double l2_bytes, dram_bytes;
+	int waves, blocks_per_sm;
+	double load_window;         /* the global loads ptxas's code keeps in flight with
+				     * each issued one, on average (sass.c; 16: as many
+				     * as the PTX allows), 0: not known */
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "launch", "fetch",
+				     * "latency", "l2", "dram", "dram latency" */
+};
+int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
+			  const unsigned block[3], const struct gs_emu_occ *occ,
+			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
+			  const double *cap, struct gs_emu_interval *out);
+
+/* ---- the MWP-CWP model (mwp.c) ------------------------------------------------------- */
+
+struct gs_emu_geom {
+	unsigned grid[3], block[3];
+	int regs_per_thread;
+	int smem_per_block;
+};
+
+struct gs_emu_model_out {
+	double cycles;           /* per SM, for the whole grid */
+	double ms;               /* cycles at the profile's clock, plus launch overhead */
+	double mwp, cwp;         /* memory / computation warp parallelism */
+	int rep;                 /* waves of blocks per SM */
+	/* Ryoo et al. (CGO 2008) */
+	double efficiency;       /* 1 / (instructions per thread x threads) */
+	double utilization;      /* instructions per region x warps available to hide a stall */
+	char bound[16];          /* "memory", "compute", "latency" */
+	/* the model's intermediate figures, per warp of a full wave (see mwp.c) */
+	int active_warps;        /* N */
+	double comp_cycles, mem_cycles, mem_l, dep_delay, sync_cycles;
+};
+
+/* 0, or -1 when the block cannot be resident (occupancy 0). */
+int gs_emu_model(const struct gs_emu_profile *p, const struct gs_emu_counters *c,
+		 const struct gs_emu_geom *g, const struct gs_emu_occ *occ,
+		 struct gs_emu_model_out *out);
+
+#endif
