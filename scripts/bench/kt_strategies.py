@@ -43,9 +43,12 @@ same.  A DETAIL line per strategy adds score_iso (the same curve from one
 isotonic fit of all points, no bagging: a deterministic reference for other
 implementations), the repeats and the evaluations per repeat.
 
---time cache (the default for gsearch) charges each evaluation the cache's
-own objective time of that configuration (as the methodology's search-space
-statistics do); --time trace takes the trace's cum_s as it is.
+--time cache (the default, for gsearch) charges each evaluation the cache's
+objective time of that configuration less the brute-force run's own overhead
+(compilation + runtimes + validation; framework and search_algorithm are
+the tool's, and a replay has none to speak of); --time trace takes the
+trace's cum_s as it is (Kernel Tuner's runs, whose framework and strategy
+time are what the run spent).
 """
 
 import argparse
@@ -162,7 +165,9 @@ def stats_of(path, work):
 
 def budget_of(st):
 	"""experiments.calculate_budget and runner.collect_results' minimum, as the package computes them."""
-	fs, fe, ts, te = st.cutoff_point_fevals_time_start_end(D.p_start, D.p_end)
+	with warnings.catch_warnings():  # "Scaled down cutoff point ...": the package's own note
+		warnings.simplefilter("ignore")
+		fs, fe, ts, te = st.cutoff_point_fevals_time_start_end(D.p_start, D.p_end)
 	cutoff_start = max(ts, 0.0) if D.p_start > 0.0 else 0.0
 	cutoff_time = te * (1 + D.cutoff_margin)
 	b = {}
@@ -171,10 +176,15 @@ def budget_of(st):
 		max_fevals = max(round(cutoff_time / st.get_time_per_feval("mean_per_feval")), 2)
 	else:
 		b["max_fevals"] = max_fevals = min(int(math.ceil(fe * (1 + D.cutoff_margin))), st.size)
+	# the evaluations Kernel Tuner's simulation clock affords in the time limit, on
+	# average: it charges compile + verification + benchmark time of the cache
+	clock = [sum(float(r["times"].get(k, 0) or 0) for k in ("compilation", "validation", "benchmark")) for r in st.results]
+	fevals_kt_clock = min(max(round(b.get("time_limit", 0) * 1000 / np.mean(clock)), 2), st.size) if "time_limit" in b else max_fevals
 	min_evals = max(round(D.min_fraction_valid * min(max_fevals, st.size)), 2)
 	min_evals = max(min(min_evals, D.min_valid_iterations), 2)
 	return dict(
 		size=st.size,
+		fevals_kt_clock=int(fevals_kt_clock),
 		optimum_ms=float(st.total_performance_absolute_optimum()),
 		median_ms=float(st.total_performance_median()),
 		cutoff_fevals_start=int(fs),
@@ -194,10 +204,15 @@ def key_of(r, names):
 	return ",".join(str(r[n]) for n in names)
 
 
-def t4_time_s(t4r):
+OWN_OVERHEAD = ("framework", "search_algorithm")
+
+
+def t4_time_s(t4r, skip=()):
 	"""An evaluation's objective time (s): the methodology's time keys summed (lists summed first)."""
 	total = 0.0
 	for k in D.time_keys:
+		if k in skip:
+			continue
 		v = t4r["times"].get(k)
 		if isinstance(v, list):
 			v = sum(v)
@@ -240,6 +255,11 @@ def run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud
 	from kernel_tuner import tune_kernel
 	from kernel_tuner.file_utils import get_t4_results
 
+	options = dict(bud["budget"])
+	if args.max_fevals == "size" and "max_fevals" not in options:
+		# without it greedy_ils, greedy_mls, mls and bayes_opt stop at their default of
+		# 100 evaluations whatever the time limit; the space's size leaves the time to bind
+		options["max_fevals"] = len(cache["cache"])
 	walls = []
 	for rep in range(args.repeats):
 		attempt = 0
@@ -255,7 +275,7 @@ def run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud
 				results, _ = tune_kernel(
 					cache["kernel_name"], "", ps, [], tune_params,
 					restrictions=[restriction], cache=args.cache, simulation_mode=True,
-					strategy=strategy, strategy_options=dict(bud["budget"]),
+					strategy=strategy, strategy_options=options,
 					objective="time", objective_higher_is_better=False,
 					iterations=D.samples, quiet=True, verbose=False,
 				)
@@ -363,7 +383,8 @@ def score(args):
 	for tr in t4:
 		m = [x["value"] for x in tr["measurements"] if x["name"] == "time"]
 		p = m[0] if m and isinstance(m[0], (int, float)) else math.nan
-		info[key_of(tr["configuration"], names)] = (p, t4_time_s(tr), tr["invalidity"])
+		# a replay's own overhead is not the brute-force run's: framework and strategy time excluded
+		info[key_of(tr["configuration"], names)] = (p, t4_time_s(tr, OWN_OVERHEAD), tr["invalidity"])
 	time_range = np.linspace(bud["time_range_s"][0], bud["time_range_s"][1], D.resolution)
 	baseline = RandomSearchCalculatedBaseline(st)
 	dist = st.objective_performances_total_sorted
@@ -436,6 +457,8 @@ def main():
 	k.add_argument("--repeats", type=int, default=D.repeats)
 	k.add_argument("--seed", type=int, default=1)
 	k.add_argument("--trace", required=True)
+	k.add_argument("--max-fevals", choices=["size", "none"], default="size",
+		help="size: max_fevals = the space's size beside the time limit (default); none: the time limit alone")
 	s = sub.add_parser("score")
 	s.add_argument("cache")
 	s.add_argument("--work", required=True)
