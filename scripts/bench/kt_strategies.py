@@ -256,7 +256,7 @@ def run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud
 	from kernel_tuner.file_utils import get_t4_results
 
 	options = dict(bud["budget"])
-	if args.max_fevals == "size" and "max_fevals" not in options:
+	if args.max_fevals == "size" and "max_fevals" not in options and strategy not in (args.default_fevals or []):
 		# without it greedy_ils, greedy_mls, mls and bayes_opt stop at their default of
 		# 100 evaluations whatever the time limit; the space's size leaves the time to bind
 		options["max_fevals"] = len(cache["cache"])
@@ -459,6 +459,8 @@ def main():
 	k.add_argument("--trace", required=True)
 	k.add_argument("--max-fevals", choices=["size", "none"], default="size",
 		help="size: max_fevals = the space's size beside the time limit (default); none: the time limit alone")
+	k.add_argument("--default-fevals", action="append", metavar="S",
+		help="strategy S keeps its own default max_fevals (repeatable)")
 	s = sub.add_parser("score")
 	s.add_argument("cache")
 	s.add_argument("--work", required=True)
