@@ -26,7 +26,8 @@ framework, search_algorithm and validation, in seconds; framework and
 search_algorithm are what this run really spent, the rest comes from the
 cache).  A run the methodology's runner would reject (fewer evaluations
 inside the cutoff window than its minimum, or fewer than two valid ones) is
-rerun, as the runner does.
+rerun, as the runner does; after 20 attempts the strategy is left out of
+the trace (KTFAIL line, exit status 1), where the runner raises.
 
 score: reads a trace (either tool's), and prints per strategy
 
@@ -245,10 +246,13 @@ def run_kt(args):
 	w = csv.writer(out)
 	if new:
 		w.writerow(["strategy", "repeat", "eval", "key", "time_ms", "cum_s"])
+	failed = 0
 	for strategy in args.strategy:
-		run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud, w)
+		failed += not run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud, w)
 		out.flush()
 	out.close()
+	if failed:
+		sys.exit(1)
 
 
 def run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud, w):
@@ -260,12 +264,16 @@ def run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud
 		# without it greedy_ils, greedy_mls, mls and bayes_opt stop at their default of
 		# 100 evaluations whatever the time limit; the space's size leaves the time to bind
 		options["max_fevals"] = len(cache["cache"])
-	walls = []
+	walls, kept = [], []
 	for rep in range(args.repeats):
 		attempt = 0
 		while True:
 			if attempt >= 20:
-				die(f"{strategy}: no acceptable run in 20 attempts on {args.cache}")
+				# the methodology's runner raises here and the experiment has no result
+				print(f"KTFAIL cache={cache_name(args.cache)} strategy={strategy} repeat={rep}: no run in 20 "
+					f"attempts with {bud['min_evals']} evaluations inside the cutoff window (the methodology's "
+					f"runner gives up too); strategy left out", flush=True)
+				return False
 			seed = args.seed + 1000 * rep + attempt
 			random.seed(seed)
 			np.random.seed(seed % 2**32)
@@ -295,12 +303,14 @@ def run_strategy(args, strategy, cache, names, tune_params, restriction, ps, bud
 			if inwin >= bud["min_evals"] and valid >= 2:
 				break
 		walls.append(wall)
-		w.writerows(rows)
+		kept += rows
+	w.writerows(kept)
 	print(
 		f"KTRUN cache={cache_name(args.cache)} strategy={strategy} repeats={args.repeats} "
 		f"run_s_median={np.median(walls):.2f} run_s_max={max(walls):.2f} total_s={sum(walls):.1f}",
 		flush=True,
 	)
+	return True
 
 
 class _Results:

@@ -117,7 +117,7 @@ one_cache() {
 			for s in ${KT_DEFAULT_FEVALS-bayes_opt}; do dflt+=(--default-fevals "$s"); done
 			if ! helper kt "$cache" --work "$out/work" "${args[@]}" --repeats "$repeats" \
 				--max-fevals "${KT_MAX_FEVALS:-size}" "${dflt[@]}" --trace "$trace" 2> "$out/work/$name-kt.err"; then
-				echo "FAIL cache=$name tool=kt: $(tail -n1 "$out/work/$name-kt.err")"
+				echo "FAIL cache=$name tool=kt: $(tail -n1 "$out/work/$name-kt.err") (a KTFAIL line above: a strategy left out)"
 				rc=1
 			fi
 			[ -s "$trace" ] || continue
