@@ -27,9 +27,9 @@
 #      and bayes_opt stop after 100 evaluations, their default, whatever the
 #      time (KT_MAX_FEVALS=none: the methodology's time limit alone).  The
 #      strategies in KT_DEFAULT_FEVALS (default: bayes_opt) keep their own
-#      default (bayes_opt: 100): bayes_opt's Gaussian process over a GEMM
-#      space of 17,956 configurations takes over 10 minutes of a loaded core
-#      per run to 1,000 evaluations, and its real time counts in the limit.
+#      default (bayes_opt: 100): with a GEMM space of 17,956 configurations
+#      and the size as its limit, one bayes_opt run had not finished after 9
+#      minutes on a loaded 2-core machine, and its real time counts in the limit.
 #   Both tools' lines:
 #      STRAT cache=NAME tool=gsearch|kt strategy=S prior=P f95=N f100=N score=X
 #      DETAIL ... (see scripts/bench/kt_strategies.py)
