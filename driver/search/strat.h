@@ -1,0 +1,62 @@
+/* strat.h — what the strategies of this folder share: a seeded random
+ * generator, a per-configuration record of what was proposed and measured,
+ * draws without replacement, and the test that tells whether a prior agrees
+ * with the measurements.  Internal to driver/search/. */
+#ifndef GS_SEARCH_STRAT_H
+#define GS_SEARCH_STRAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "search/prior.h"
+#include "search/space.h"
+
+/* xoshiro256** seeded through splitmix64: the same seed gives the same
+ * search on every machine. */
+struct gs_rng {
+	uint64_t s[4];
+};
+void gs_rng_seed(struct gs_rng *r, uint64_t seed);
+uint64_t gs_rng_next(struct gs_rng *r);
+size_t gs_rng_below(struct gs_rng *r, size_t n); /* 0..n-1, n > 0 */
+double gs_rng_unit(struct gs_rng *r);            /* [0, 1) */
+void gs_rng_shuffle(struct gs_rng *r, size_t *a, size_t n);
+
+/* Per configuration: NEW, PENDING (proposed, no result yet) or DONE. */
+enum { GS_T_NEW, GS_T_PENDING, GS_T_DONE };
+struct gs_track {
+	const struct gs_sspace *sp;
+	uint8_t *state;
+	double *time;      /* DONE: ms or INFINITY */
+	size_t ndone, npending;
+	long best;         /* the best DONE configuration, -1 none */
+};
+void gs_track_init(struct gs_track *t, const struct gs_sspace *sp);
+void gs_track_release(struct gs_track *t);
+/* Mark cfg proposed (must be NEW). */
+void gs_track_propose(struct gs_track *t, size_t cfg);
+/* Record a result; returns 1 when it is the new best. */
+int gs_track_observe(struct gs_track *t, size_t cfg, double time_ms);
+
+/* Uniform draws without replacement among the NEW configurations: a
+ * permutation consumed lazily (Fisher-Yates one step per draw). */
+struct gs_pool {
+	size_t *perm, n, next;
+};
+void gs_pool_init(struct gs_pool *p, size_t n);
+void gs_pool_release(struct gs_pool *p);
+/* A NEW configuration of t, or -1 when none is left. */
+long gs_pool_draw(struct gs_pool *p, struct gs_rng *r, const struct gs_track *t);
+
+/* Does the prior agree with what was measured?  Spearman's rank
+ * correlation between predicted and measured times over the measured
+ * configurations the prior predicts (a failure ranks last on either side);
+ * 1 agree, 0 disagree, -1 too few pairs yet (fewer than GS_PRIOR_CHECK_MIN). */
+#define GS_PRIOR_CHECK_MIN 12
+#define GS_PRIOR_CHECK_RHO 0.3
+int gs_prior_agrees(const struct gs_prior *p, const struct gs_track *t);
+
+/* Sort idx[0..n) by key[idx] ascending, NAN last, ties by index. */
+void gs_sort_by(size_t *idx, size_t n, const double *key);
+
+#endif
