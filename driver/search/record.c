@@ -11,7 +11,6 @@
 #include <zlib.h>
 
 #include "search/kt.h"
-#include "store/store.h"
 #include "util/util.h"
 
 int gs_record_is_kt(const char *path)
@@ -115,16 +114,16 @@ static int load_store(const char *source, int complete, struct gs_record *r, str
 {
 	int64_t id;
 	char *path = split_source(source, &id);
-	struct gs_store *st = NULL;
-	int rc = gs_store_open(&st, path, 1);
+	/* read as the reports read: any schema with a sweep table, never
+	 * migrated, never written */
+	sqlite3 *db = NULL;
+	int rc = -1;
 	sqlite3_stmt *q = NULL;
 	json_t *params = NULL;
-	if (rc < 0) {
-		gs_buf_printf(err, "%s: %s", path, gs_store_errmsg(st));
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		gs_buf_printf(err, "%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "out of memory");
 		goto out;
 	}
-	sqlite3 *db = gs_store_sqlite(st);
-	rc = -1;
 	if (sqlite3_prepare_v2(db,
 			       id ? "SELECT id, params_json, space_name, device FROM sweep WHERE id = ?1"
 				  : "SELECT id, params_json, space_name, device FROM sweep ORDER BY id DESC LIMIT 1",
@@ -196,7 +195,7 @@ out:
 	if (q)
 		sqlite3_finalize(q);
 	json_decref(params);
-	gs_store_close(st);
+	sqlite3_close(db);
 	free(path);
 	return rc;
 }
