@@ -58,7 +58,7 @@ static void print_help_strategies(FILE *f)
 	size_t n;
 	const struct gs_strategy_ops *const *t = gs_strategy_table(&n);
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "  %-10s %s%s\n", t[i]->name, t[i]->doc, t[i]->needs_prior ? " [prior]" : "");
+		fprintf(f, "  %-10s %s%s\n", t[i]->name, t[i]->doc, t[i]->prior == GS_PRIOR_NEEDED ? " [needs a prior]" : t[i]->prior == GS_PRIOR_USED ? " [uses a prior]" : "");
 }
 
 static void put_num(struct gs_buf *b, double v, int csv)
@@ -124,7 +124,7 @@ int gs_cmd_replay(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(gs_help_replay, stdout);
-			fputs("\nstrategies ([prior]: needs --prior):\n", stdout);
+			fputs("\nstrategies:\n", stdout);
 			print_help_strategies(stdout);
 			return GS_EXIT_OK;
 		}
@@ -171,7 +171,7 @@ int gs_cmd_replay(int argc, char **argv)
 	else if (!usage && argc - optind > 1)
 		usage = gs_usage_error("replay", "unexpected argument '%s'", argv[optind + 1]);
 	for (size_t i = 0; !usage && i < nchosen; i++)
-		if (chosen[i]->needs_prior && !prior_spec)
+		if (chosen[i]->prior == GS_PRIOR_NEEDED && !prior_spec)
 			usage = gs_usage_error("replay", "strategy '%s' needs --prior", chosen[i]->name);
 	if (usage) {
 		free(chosen);
@@ -211,7 +211,7 @@ int gs_cmd_replay(int argc, char **argv)
 		size_t n;
 		const struct gs_strategy_ops *const *t = gs_strategy_table(&n);
 		for (size_t i = 0; i < n; i++)
-			if (!t[i]->needs_prior || have_prior)
+			if (t[i]->prior != GS_PRIOR_NEEDED || have_prior)
 				chosen[nchosen++] = t[i];
 	}
 	ss.n = rec.sp.n;
@@ -254,7 +254,7 @@ int gs_cmd_replay(int argc, char **argv)
 			      repeats, seed);
 		gs_buf_puts(&out, "evaluations to reach a share of the optimum's performance (median):\n");
 		gs_buf_printf(&out, "%-10s %-6s %7s %7s %7s %7s %8s %7s\n", "strategy", "prior", "90%",
-			      "95%", "98%", "100%", "t95 s", "score");
+			      "95%", "98%", "100%", "t95_s", "score");
 	}
 	gs_buf_release(&btext);
 	fputs(gs_buf_str(&out), stdout);
@@ -274,7 +274,8 @@ int gs_cmd_replay(int argc, char **argv)
 		gs_replay_stats(&rec, runs, repeats, &st);
 		double score = gs_score(&ss, sr, repeats);
 		/* a strategy that ignores the prior is shown without one */
-		const char *pname = o->needs_prior ? prior_spec : "none";
+		int uses = have_prior && o->prior != GS_PRIOR_IGNORED;
+		const char *pname = uses ? prior_spec : "none";
 		if (csv) {
 			gs_buf_printf(&out, "%s,", o->name);
 			size_t at = out.len;
@@ -292,7 +293,7 @@ int gs_cmd_replay(int argc, char **argv)
 			gs_buf_putc(&out, '\n');
 		} else {
 			struct gs_buf cell = GS_BUF_INIT;
-			gs_buf_printf(&out, "%-10s %-6s", o->name, o->needs_prior ? "yes" : "-");
+			gs_buf_printf(&out, "%-10s %-6s", o->name, uses ? "yes" : "-");
 			for (int k = 0; k < GS_REPLAY_NTARGETS; k++) {
 				gs_buf_reset(&cell);
 				put_num(&cell, st.f[k], 0);

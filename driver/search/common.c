@@ -233,13 +233,13 @@ const struct gs_strategy_ops *gs_strategy_find(const char *name)
 struct gs_strategy *gs_strategy_new(const struct gs_strategy_ops *ops, const struct gs_sspace *sp,
 				    const struct gs_prior *prior, uint64_t seed)
 {
-	if (ops->needs_prior && !prior)
+	if (ops->prior == GS_PRIOR_NEEDED && !prior)
 		return NULL;
 	struct gs_strategy *s = gs_xcalloc(1, sizeof *s);
 	s->ops = ops;
 	s->sp = sp;
 	s->seen = gs_xcalloc(sp->n ? sp->n : 1, 1);
-	s->st = ops->new(sp, prior, seed);
+	s->st = ops->new(sp, ops->prior == GS_PRIOR_IGNORED ? NULL : prior, seed);
 	return s;
 }
 

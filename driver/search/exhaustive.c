@@ -48,6 +48,6 @@ static void ex_free(void *st)
 }
 
 const struct gs_strategy_ops gs_strategy_exhaustive = {
-	"exhaustive", "every configuration in enumeration order", 0,
+	"exhaustive", "every configuration in enumeration order", GS_PRIOR_IGNORED,
 	ex_new, ex_propose, ex_observe, ex_free,
 };

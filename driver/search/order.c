@@ -79,6 +79,6 @@ static void ord_free(void *st)
 }
 
 const struct gs_strategy_ops gs_strategy_prior = {
-	"prior", "in the prior's order; plain ils when the prior disagrees", 1,
+	"prior", "in the prior's order; plain ils when the prior disagrees", GS_PRIOR_NEEDED,
 	ord_new, ord_propose, ord_observe, ord_free,
 };

@@ -89,6 +89,6 @@ static void pils_free(void *st)
 }
 
 const struct gs_strategy_ops gs_strategy_pils = {
-	"pils", "local search from the prior's best, neighbours in the prior's order", 1,
+	"pils", "local search from the prior's best, neighbours in the prior's order", GS_PRIOR_NEEDED,
 	pils_new, pils_propose, pils_observe, pils_free,
 };

@@ -120,6 +120,6 @@ static void po_free(void *st)
 }
 
 const struct gs_strategy_ops gs_strategy_po = {
-	"po", "Liang's Pareto set on (predicted time, occupancy), filtered (POSF 0.4)", 1,
+	"po", "Liang's Pareto set on (predicted time, occupancy), filtered (POSF 0.4)", GS_PRIOR_NEEDED,
 	po_new, po_propose, po_observe, po_free,
 };

@@ -50,6 +50,6 @@ static void rnd_free(void *st)
 }
 
 const struct gs_strategy_ops gs_strategy_random = {
-	"random", "uniform random sampling without replacement", 0,
+	"random", "uniform random sampling without replacement", GS_PRIOR_IGNORED,
 	rnd_new, rnd_propose, rnd_observe, rnd_free,
 };

@@ -36,10 +36,12 @@
 
 #define GS_SEARCH_EXHAUSTED (-1L)
 
+enum { GS_PRIOR_IGNORED, GS_PRIOR_USED, GS_PRIOR_NEEDED };
+
 struct gs_strategy_ops {
 	const char *name;
 	const char *doc;   /* one line, for help */
-	int needs_prior;   /* 1: refuses to run without one */
+	int prior;         /* GS_PRIOR_IGNORED, _USED (when given) or _NEEDED */
 	void *(*new)(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed);
 	long (*propose)(void *st, size_t *out, size_t max);
 	void (*observe)(void *st, size_t cfg, double time_ms);
@@ -54,7 +56,8 @@ struct gs_strategy_ops {
 	X(anneal)                                                                            \
 	X(po)                                                                                \
 	X(prior)                                                                             \
-	X(pils)
+	X(pils)                                                                              \
+	X(surrogate)
 
 #define X(n) extern const struct gs_strategy_ops gs_strategy_##n;
 GS_STRATEGIES(X)
