@@ -152,60 +152,72 @@ void gs_sort_by(size_t *idx, size_t n, const double *key)
 	qsort_r(idx, n, sizeof *idx, by_key, (void *)key);
 }
 
-/* Average ranks (1-based) of v[0..n), ties sharing their mean rank. */
-static void ranks(const double *v, size_t n, double *rank)
+void gs_pcheck_init(struct gs_pcheck *c, const struct gs_prior *p, struct gs_rng *r)
 {
-	size_t *o = gs_xmalloc(n * sizeof *o);
-	for (size_t i = 0; i < n; i++)
-		o[i] = i;
-	gs_sort_by(o, n, v);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j + 1 < n && v[o[j + 1]] == v[o[i]])
-			j++;
-		for (size_t k = i; k <= j; k++)
-			rank[o[k]] = (double)(i + j) / 2.0 + 1.0;
-		i = j + 1;
-	}
+	memset(c, 0, sizeof *c);
+	c->p = p;
+	c->verdict = -1;
+	size_t *o = gs_prior_order(p), nk = 0;
+	while (nk < p->n && !isnan(p->time_ms[o[nk]]))
+		nk++;
+	/* the slower half of the finite predictions */
+	size_t nf = 0;
+	while (nf < nk && isfinite(p->time_ms[o[nf]]))
+		nf++;
+	c->nslow = nf - nf / 2;
+	c->slow = gs_xmalloc((c->nslow + 1) * sizeof *c->slow);
+	memcpy(c->slow, o + nf / 2, c->nslow * sizeof *c->slow);
+	gs_rng_shuffle(r, c->slow, c->nslow);
 	free(o);
+	c->pick = gs_xmalloc((GS_PCHECK_PICKS + 1) * sizeof *c->pick);
+	if (c->nslow < GS_PCHECK_PROBES)
+		c->verdict = 1; /* too small a space to test: trust it */
 }
 
-int gs_prior_agrees(const struct gs_prior *p, const struct gs_track *t)
+void gs_pcheck_release(struct gs_pcheck *c)
 {
-	size_t n = 0;
-	double *a = gs_xmalloc((t->ndone + 1) * sizeof *a), *b = gs_xmalloc((t->ndone + 1) * sizeof *b);
-	for (size_t c = 0; c < t->sp->n; c++)
-		if (t->state[c] == GS_T_DONE && !isnan(p->time_ms[c])) {
-			/* failures rank last: a large finite stand-in keeps ties */
-			a[n] = isinf(p->time_ms[c]) ? HUGE_VAL : p->time_ms[c];
-			b[n] = isinf(t->time[c]) ? HUGE_VAL : t->time[c];
-			n++;
+	free(c->slow);
+	free(c->pick);
+	memset(c, 0, sizeof *c);
+}
+
+long gs_pcheck_probe(struct gs_pcheck *c, struct gs_track *t)
+{
+	if (c->verdict >= 0 || c->nprobe >= GS_PCHECK_PROBES || c->asked++ % 3 != 2)
+		return -1;
+	while (c->next < c->nslow) {
+		size_t s = c->slow[c->next++];
+		if (t->state[s] == GS_T_NEW) {
+			gs_track_propose(t, s);
+			c->probe[c->nprobe++] = s;
+			return (long)s;
 		}
-	int rc = -1;
-	if (n >= GS_PRIOR_CHECK_MIN) {
-		double *ra = gs_xmalloc(n * sizeof *ra), *rb = gs_xmalloc(n * sizeof *rb);
-		ranks(a, n, ra);
-		ranks(b, n, rb);
-		double ma = 0, mb = 0, sab = 0, saa = 0, sbb = 0;
-		for (size_t i = 0; i < n; i++) {
-			ma += ra[i];
-			mb += rb[i];
-		}
-		ma /= (double)n;
-		mb /= (double)n;
-		for (size_t i = 0; i < n; i++) {
-			sab += (ra[i] - ma) * (rb[i] - mb);
-			saa += (ra[i] - ma) * (ra[i] - ma);
-			sbb += (rb[i] - mb) * (rb[i] - mb);
-		}
-		double rho = saa > 0 && sbb > 0 ? sab / sqrt(saa * sbb) : 0.0;
-		rc = rho >= GS_PRIOR_CHECK_RHO;
-		free(ra);
-		free(rb);
 	}
-	free(a);
-	free(b);
-	return rc;
+	return -1;
+}
+
+void gs_pcheck_picked(struct gs_pcheck *c, size_t cfg)
+{
+	if (c->verdict < 0 && c->npick < GS_PCHECK_PICKS)
+		c->pick[c->npick++] = cfg;
+}
+
+void gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t)
+{
+	if (c->verdict >= 0 || c->nprobe < GS_PCHECK_PROBES || c->npick < GS_PCHECK_PICKS)
+		return;
+	double wins = 0;
+	for (size_t i = 0; i < c->nprobe; i++) {
+		if (t->state[c->probe[i]] != GS_T_DONE)
+			return;
+		for (size_t j = 0; j < c->npick; j++) {
+			if (t->state[c->pick[j]] != GS_T_DONE)
+				return;
+			double a = t->time[c->probe[i]], b = t->time[c->pick[j]];
+			wins += a > b ? 1.0 : a == b ? 0.5 : 0.0;
+		}
+	}
+	c->verdict = wins >= GS_PCHECK_AGREE * (double)(c->nprobe * c->npick);
 }
 
 /* ---- the table and the checked wrapper ---------------------------------- */

@@ -25,8 +25,10 @@ void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_p
 	gs_rng_seed(&s->rng, seed);
 	gs_pool_init(&s->pool, sp->n);
 	s->guide = guide;
-	if (guide)
+	if (guide) {
 		s->order = gs_prior_order(guide);
+		s->key = gs_xmalloc((sp->n ? sp->n : 1) * sizeof *s->key);
+	}
 	s->cur = s->start = s->best_seen = -1;
 	s->nb = gs_xmalloc((gs_sspace_max_neighbours(sp) + 1) * sizeof *s->nb);
 }
@@ -36,6 +38,7 @@ void gs_ils_release(struct gs_ils *s)
 	gs_track_release(&s->t);
 	gs_pool_release(&s->pool);
 	free(s->order);
+	free(s->key);
 	free(s->nb);
 	memset(s, 0, sizeof *s);
 }
@@ -56,8 +59,21 @@ static void set_current(struct gs_ils *s, size_t c)
 	s->nnb = gs_sspace_neighbours(sp, c, GS_NB_HAMMING, s->nb, gs_sspace_max_neighbours(sp));
 	s->nbpos = 0;
 	gs_rng_shuffle(&s->rng, s->nb, s->nnb);
-	if (s->guide)
-		gs_sort_by(s->nb, s->nnb, s->guide->time_ms);
+	if (s->guide) {
+		/* by predicted gain; a neighbour the prior predicts within
+		 * GS_ILS_TIE of the current point changes a knob that device
+		 * did not care about, and is tried last */
+		const double *p = s->guide->time_ms;
+		double here = p[c];
+		for (size_t i = 0; i < s->nnb; i++) {
+			size_t n = s->nb[i];
+			double r = isfinite(here) && here > 0 && p[n] > 0 ? log(p[n] / here) : p[n];
+			if (isfinite(here) && fabs(r) < GS_ILS_TIE)
+				r += 1e6;
+			s->key[n] = r;
+		}
+		gs_sort_by(s->nb, s->nnb, s->key);
+	}
 }
 
 /* A fresh point to descend from: the best known one first (results given
@@ -156,6 +172,8 @@ long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max)
 		if (s->nbpos < s->nnb || k >= max || t->npending)
 			break;
 		/* a local optimum: perturb the best, or restart */
+		if (s->unguide_at_optimum)
+			s->guide = NULL;
 		if (s->best_seen >= 0 && t->best == s->best_seen)
 			s->stale++;
 		else

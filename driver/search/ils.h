@@ -12,13 +12,15 @@
  *
  * Guided by a prior, neighbours are tried in the prior's order and fresh
  * points are taken in the prior's order; unguided, both are uniform
- * random. */
+ * random.  With unguide_at_optimum, the guide is dropped at the first local
+ * optimum. */
 #ifndef GS_SEARCH_ILS_H
 #define GS_SEARCH_ILS_H
 
 #include "search/strat.h"
 
 #define GS_ILS_RESTART 5
+#define GS_ILS_TIE 0.01
 
 struct gs_ils {
 	struct gs_track t;
@@ -26,11 +28,13 @@ struct gs_ils {
 	struct gs_pool pool;
 	const struct gs_prior *guide; /* NULL: unguided */
 	size_t *order, next_order;    /* guided: configurations by prediction */
+	double *key;                  /* guided: scratch, the neighbours' sort keys */
 	long cur, start;              /* current point; a start waiting for its result */
 	size_t *nb, nnb, nbpos;       /* the current point's neighbours, in try order */
 	size_t stale;                 /* local optima since the best improved */
 	long best_seen;               /* the best at the last local optimum */
 	int started;
+	int unguide_at_optimum;       /* guided: only the first descent */
 };
 
 void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_prior *guide,

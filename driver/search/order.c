@@ -19,8 +19,9 @@
 struct ord {
 	struct gs_ils e; /* tracks everything; proposes only after a fallback */
 	const struct gs_prior *prior;
-	size_t *order, next, asked;
-	int decided, fallback;
+	size_t *order, next;
+	struct gs_pcheck check;
+	int fallback;
 };
 
 static void *ord_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
@@ -29,6 +30,7 @@ static void *ord_new(const struct gs_sspace *sp, const struct gs_prior *prior, u
 	gs_ils_init(&o->e, sp, NULL, seed);
 	o->prior = prior;
 	o->order = gs_prior_order(prior);
+	gs_pcheck_init(&o->check, prior, &o->e.rng);
 	return o;
 }
 
@@ -40,9 +42,11 @@ static long ord_propose(void *st, size_t *out, size_t max)
 	struct gs_track *t = &o->e.t;
 	size_t k = 0;
 	while (k < max) {
-		long c = -1;
-		if (!o->decided && o->asked % 3 == 2)
-			c = gs_pool_draw(&o->e.pool, &o->e.rng, t);
+		long c = gs_pcheck_probe(&o->check, t);
+		if (c >= 0) {
+			out[k++] = (size_t)c;
+			continue;
+		}
 		while (c < 0 && o->next < t->sp->n) {
 			size_t n = o->order[o->next++];
 			if (t->state[n] == GS_T_NEW)
@@ -51,8 +55,8 @@ static long ord_propose(void *st, size_t *out, size_t max)
 		if (c < 0)
 			break;
 		gs_track_propose(t, (size_t)c);
+		gs_pcheck_picked(&o->check, (size_t)c);
 		out[k++] = (size_t)c;
-		o->asked++;
 	}
 	return k ? (long)k : t->npending ? 0 : GS_SEARCH_EXHAUSTED;
 }
@@ -61,11 +65,9 @@ static void ord_observe(void *st, size_t cfg, double time_ms)
 {
 	struct ord *o = st;
 	gs_ils_observe(&o->e, cfg, time_ms);
-	if (!o->decided) {
-		int a = gs_prior_agrees(o->prior, &o->e.t);
-		if (a >= 0)
-			o->decided = 1;
-		if (a == 0)
+	if (o->check.verdict < 0) {
+		gs_pcheck_update(&o->check, &o->e.t);
+		if (!o->check.verdict)
 			o->fallback = 1;
 	}
 }
@@ -75,6 +77,7 @@ static void ord_free(void *st)
 	struct ord *o = st;
 	gs_ils_release(&o->e);
 	free(o->order);
+	gs_pcheck_release(&o->check);
 	free(o);
 }
 

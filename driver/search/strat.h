@@ -48,13 +48,35 @@ void gs_pool_release(struct gs_pool *p);
 /* A NEW configuration of t, or -1 when none is left. */
 long gs_pool_draw(struct gs_pool *p, struct gs_rng *r, const struct gs_track *t);
 
-/* Does the prior agree with what was measured?  Spearman's rank
- * correlation between predicted and measured times over the measured
- * configurations the prior predicts (a failure ranks last on either side);
- * 1 agree, 0 disagree, -1 too few pairs yet (fewer than GS_PRIOR_CHECK_MIN). */
-#define GS_PRIOR_CHECK_MIN 12
-#define GS_PRIOR_CHECK_RHO 0.3
-int gs_prior_agrees(const struct gs_prior *p, const struct gs_track *t);
+/* Does the prior agree with the device?  A contrast test that costs
+ * GS_PCHECK_PROBES evaluations: early in the search, probes are measured
+ * that the prior predicts slow (drawn at random from its slower half); once
+ * they and GS_PCHECK_PICKS of the strategy's own picks are measured, the
+ * prior agrees when a probe is slower than a pick in at least
+ * GS_PCHECK_AGREE of the (probe, pick) pairs (a failure is slowest; ties
+ * count half).  A prior that knows the device ranks its slow half far
+ * behind its favourites; one that knows nothing puts them level (0.5).
+ * Picks are the strategy's proposals that are not probes. */
+#define GS_PCHECK_PROBES 3
+#define GS_PCHECK_PICKS 6
+#define GS_PCHECK_AGREE 0.75
+struct gs_pcheck {
+	const struct gs_prior *p;
+	size_t *slow, nslow, next;
+	size_t probe[GS_PCHECK_PROBES], nprobe;
+	size_t *pick, npick;
+	size_t asked;
+	int verdict; /* -1 undecided, 0 disagrees, 1 agrees */
+};
+void gs_pcheck_init(struct gs_pcheck *c, const struct gs_prior *p, struct gs_rng *r);
+void gs_pcheck_release(struct gs_pcheck *c);
+/* Before each proposal: a probe to propose now (already marked proposed in
+ * t), or -1 for the strategy's own pick. */
+long gs_pcheck_probe(struct gs_pcheck *c, struct gs_track *t);
+/* The strategy proposed its own pick cfg. */
+void gs_pcheck_picked(struct gs_pcheck *c, size_t cfg);
+/* After each observation: decide when the evidence is in. */
+void gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t);
 
 /* Sort idx[0..n) by key[idx] ascending, NAN last, ties by index. */
 void gs_sort_by(size_t *idx, size_t n, const double *key);
