@@ -1,9 +1,10 @@
-/* pils.c — prior-guided iterated local search: the ILS engine (ils.h)
- * starts from the prior's best configuration and descends through its
- * Hamming neighbours in the prior's order (fastest predicted first; those
- * it predicts within 1% of the current point, a knob that device did not
- * care about, last); at the first local optimum the prior has said what it
- * can, and the search goes on as plain `ils`, everything measured kept.
+/* pils.c — prior-guided iterated local search: the prior's GS_PILS_TOP
+ * favourites are measured, then the ILS engine (ils.h) descends from the
+ * best of them through its Hamming neighbours in the prior's order
+ * (fastest predicted first; those it predicts within 1% of the current
+ * point, a knob that device did not care about, last); at the first local
+ * optimum the prior has said what it can, and the search goes on as plain
+ * `ils`, everything measured kept.
  *
  * Why: a prior from a similar device ranks the space well but not exactly
  * -- the optimum of one GPU is rarely the other's, but it is usually a few
@@ -22,14 +23,22 @@
 #include "search/ils.h"
 #include "search/strategy.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "util/util.h"
 
+/* The prior's favourites measured before the descent starts from the best
+ * of them: a prior's first choice is often one of a few near-ties, and
+ * on a small space or a close device one of them is the optimum. */
+#define GS_PILS_TOP 3
+
 struct pils {
 	struct gs_ils e;
 	struct gs_pcheck check;
+	size_t top;
 };
+
 
 static void *pils_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
 {
@@ -50,7 +59,24 @@ static long pils_propose(void *st, size_t *out, size_t max)
 			out[k++] = (size_t)c;
 			continue;
 		}
-		long got = gs_ils_propose(&p->e, out + k, 1);
+		long got;
+		if (p->top < GS_PILS_TOP && p->e.next_order < p->e.t.sp->n &&
+		    !isnan(p->e.guide ? p->e.guide->time_ms[p->e.order[p->e.next_order]] : NAN)) {
+			size_t c = p->e.order[p->e.next_order++];
+			p->top++;
+			if (p->e.t.state[c] != GS_T_NEW)
+				continue;
+			gs_track_propose(&p->e.t, c);
+			out[k] = c;
+			got = 1;
+		} else {
+			/* the descent starts from the best measured */
+			if (p->top < GS_PILS_TOP)
+				p->top = GS_PILS_TOP;
+			if (p->e.t.npending && p->e.cur < 0 && !p->e.started)
+				return k ? (long)k : 0;
+			got = gs_ils_propose(&p->e, out + k, 1);
+		}
 		if (got <= 0)
 			return k ? (long)k : got;
 		gs_pcheck_picked(&p->check, out[k]);
