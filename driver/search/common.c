@@ -107,6 +107,25 @@ int gs_track_observe(struct gs_track *t, size_t cfg, double time_ms)
 	return 0;
 }
 
+void gs_track_observe_op(void *st, size_t cfg, double time_ms)
+{
+	gs_track_observe(st, cfg, time_ms);
+}
+
+long gs_track_take(struct gs_track *t, const size_t *order, size_t *next, size_t *out, size_t max)
+{
+	size_t k = 0;
+	while (k < max && *next < t->sp->n) {
+		size_t c = order ? order[*next] : *next;
+		++*next;
+		if (t->state[c] != GS_T_NEW)
+			continue;
+		gs_track_propose(t, c);
+		out[k++] = c;
+	}
+	return k ? (long)k : t->npending ? 0 : GS_SEARCH_EXHAUSTED;
+}
+
 void gs_pool_init(struct gs_pool *p, size_t n)
 {
 	p->n = n;
@@ -202,22 +221,23 @@ void gs_pcheck_picked(struct gs_pcheck *c, size_t cfg)
 		c->pick[c->npick++] = cfg;
 }
 
-void gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t)
+int gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t)
 {
 	if (c->verdict >= 0 || c->nprobe < GS_PCHECK_PROBES || c->npick < GS_PCHECK_PICKS)
-		return;
+		return 0;
 	double wins = 0;
 	for (size_t i = 0; i < c->nprobe; i++) {
 		if (t->state[c->probe[i]] != GS_T_DONE)
-			return;
+			return 0;
 		for (size_t j = 0; j < c->npick; j++) {
 			if (t->state[c->pick[j]] != GS_T_DONE)
-				return;
+				return 0;
 			double a = t->time[c->probe[i]], b = t->time[c->pick[j]];
 			wins += a > b ? 1.0 : a == b ? 0.5 : 0.0;
 		}
 	}
 	c->verdict = wins >= GS_PCHECK_AGREE * (double)(c->nprobe * c->npick);
+	return !c->verdict;
 }
 
 /* ---- the table and the checked wrapper ---------------------------------- */

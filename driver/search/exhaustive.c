@@ -8,7 +8,7 @@
 #include "util/util.h"
 
 struct ex {
-	struct gs_track t;
+	struct gs_track t; /* first: gs_track_observe_op reads it */
 	size_t next;
 };
 
@@ -24,20 +24,7 @@ static void *ex_new(const struct gs_sspace *sp, const struct gs_prior *prior, ui
 static long ex_propose(void *st, size_t *out, size_t max)
 {
 	struct ex *e = st;
-	size_t k = 0;
-	while (k < max && e->next < e->t.sp->n) {
-		size_t c = e->next++;
-		if (e->t.state[c] != GS_T_NEW)
-			continue;
-		gs_track_propose(&e->t, c);
-		out[k++] = c;
-	}
-	return k ? (long)k : e->t.npending ? 0 : GS_SEARCH_EXHAUSTED;
-}
-
-static void ex_observe(void *st, size_t cfg, double time_ms)
-{
-	gs_track_observe(&((struct ex *)st)->t, cfg, time_ms);
+	return gs_track_take(&e->t, NULL, &e->next, out, max);
 }
 
 static void ex_free(void *st)
@@ -49,5 +36,5 @@ static void ex_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_exhaustive = {
 	"exhaustive", "every configuration in enumeration order", GS_PRIOR_IGNORED,
-	ex_new, ex_propose, ex_observe, ex_free,
+	ex_new, ex_propose, gs_track_observe_op, ex_free,
 };

@@ -65,11 +65,8 @@ static void ord_observe(void *st, size_t cfg, double time_ms)
 {
 	struct ord *o = st;
 	gs_ils_observe(&o->e, cfg, time_ms);
-	if (o->check.verdict < 0) {
-		gs_pcheck_update(&o->check, &o->e.t);
-		if (!o->check.verdict)
-			o->fallback = 1;
-	}
+	if (gs_pcheck_update(&o->check, &o->e.t))
+		o->fallback = 1;
 }
 
 static void ord_free(void *st)

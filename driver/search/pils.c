@@ -89,11 +89,8 @@ static void pils_observe(void *st, size_t cfg, double time_ms)
 {
 	struct pils *p = st;
 	gs_ils_observe(&p->e, cfg, time_ms);
-	if (p->check.verdict < 0) {
-		gs_pcheck_update(&p->check, &p->e.t);
-		if (!p->check.verdict)
-			gs_ils_unguide(&p->e);
-	}
+	if (gs_pcheck_update(&p->check, &p->e.t))
+		gs_ils_unguide(&p->e);
 }
 
 static void pils_free(void *st)

@@ -28,7 +28,7 @@
 #define GS_PO_FILTER 0.4
 
 struct po {
-	struct gs_track t;
+	struct gs_track t; /* first: gs_track_observe_op reads it */
 	size_t *order, next;
 };
 
@@ -95,20 +95,7 @@ static void *po_new(const struct gs_sspace *sp, const struct gs_prior *prior, ui
 static long po_propose(void *st, size_t *out, size_t max)
 {
 	struct po *p = st;
-	size_t k = 0;
-	while (k < max && p->next < p->t.sp->n) {
-		size_t c = p->order[p->next++];
-		if (p->t.state[c] != GS_T_NEW)
-			continue;
-		gs_track_propose(&p->t, c);
-		out[k++] = c;
-	}
-	return k ? (long)k : p->t.npending ? 0 : GS_SEARCH_EXHAUSTED;
-}
-
-static void po_observe(void *st, size_t cfg, double time_ms)
-{
-	gs_track_observe(&((struct po *)st)->t, cfg, time_ms);
+	return gs_track_take(&p->t, p->order, &p->next, out, max);
 }
 
 static void po_free(void *st)
@@ -121,5 +108,5 @@ static void po_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_po = {
 	"po", "Liang's Pareto set on (predicted time, occupancy), filtered (POSF 0.4)", GS_PRIOR_NEEDED,
-	po_new, po_propose, po_observe, po_free,
+	po_new, po_propose, gs_track_observe_op, po_free,
 };

@@ -9,7 +9,7 @@
 #include "util/util.h"
 
 struct rnd {
-	struct gs_track t;
+	struct gs_track t; /* first: gs_track_observe_op reads it */
 	struct gs_pool pool;
 	struct gs_rng rng;
 };
@@ -36,11 +36,6 @@ static long rnd_propose(void *st, size_t *out, size_t max)
 	return k ? (long)k : r->t.npending ? 0 : GS_SEARCH_EXHAUSTED;
 }
 
-static void rnd_observe(void *st, size_t cfg, double time_ms)
-{
-	gs_track_observe(&((struct rnd *)st)->t, cfg, time_ms);
-}
-
 static void rnd_free(void *st)
 {
 	struct rnd *r = st;
@@ -51,5 +46,5 @@ static void rnd_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_random = {
 	"random", "uniform random sampling without replacement", GS_PRIOR_IGNORED,
-	rnd_new, rnd_propose, rnd_observe, rnd_free,
+	rnd_new, rnd_propose, gs_track_observe_op, rnd_free,
 };

@@ -38,6 +38,15 @@ void gs_track_propose(struct gs_track *t, size_t cfg);
 /* Record a result; returns 1 when it is the new best. */
 int gs_track_observe(struct gs_track *t, size_t cfg, double time_ms);
 
+/* observe() of a strategy whose state begins with its gs_track and that
+ * needs nothing more than the record. */
+void gs_track_observe_op(void *st, size_t cfg, double time_ms);
+
+/* Propose up to max NEW configurations of t in the order given (NULL:
+ * enumeration order), from position *next on; what the strategies that
+ * follow a fixed order return from propose(). */
+long gs_track_take(struct gs_track *t, const size_t *order, size_t *next, size_t *out, size_t max);
+
 /* Uniform draws without replacement among the NEW configurations: a
  * permutation consumed lazily (Fisher-Yates one step per draw). */
 struct gs_pool {
@@ -75,8 +84,9 @@ void gs_pcheck_release(struct gs_pcheck *c);
 long gs_pcheck_probe(struct gs_pcheck *c, struct gs_track *t);
 /* The strategy proposed its own pick cfg. */
 void gs_pcheck_picked(struct gs_pcheck *c, size_t cfg);
-/* After each observation: decide when the evidence is in. */
-void gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t);
+/* After each observation: decide when the evidence is in.  Returns 1
+ * exactly once, when the prior has just been found to disagree. */
+int gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t);
 
 /* Sort idx[0..n) by key[idx] ascending, NAN last, ties by index. */
 void gs_sort_by(size_t *idx, size_t n, const double *key);
