@@ -147,12 +147,22 @@ static int load_store(const char *source, int complete, struct gs_record *r, str
 	/* what a measurement cost: the timed work where the schema has it */
 	const char *measure = has_column(db, "result", "timed_ms") ? "coalesce(r.timed_ms, r.time_ms * max(coalesce(r.reps, 1), 1))"
 								    : "r.time_ms * max(coalesce(r.reps, 1), 1)";
-	char *sql = gs_xasprintf("SELECT c.idx, c.params, r.status, r.time_ms, coalesce(v.compile_s, 0), %s, "
-				 "r.occupancy, v.registers FROM config c "
+	/* a sweep imported from a Kernel Tuner cache keeps the entry's own
+	 * costs beside each result: replaying it is replaying the file */
+	int imported = has_column(db, "result", "source_entry");
+	char *kt_ms = gs_xstrdup(imported ? "(SELECT coalesce(json_extract(r.source_entry, '$.compile_time'), 0) + "
+					    "coalesce(json_extract(r.source_entry, '$.verification_time'), 0) + "
+					    "coalesce(json_extract(r.source_entry, '$.benchmark_time'), 0) + "
+					    "coalesce(json_extract(r.source_entry, '$.framework_time'), 0) "
+					    "WHERE json_valid(r.source_entry) AND json_extract(r.source_entry, '$.compile_time') IS NOT NULL)"
+					  : "NULL");
+	char *sql = gs_xasprintf("SELECT c.idx, c.params, r.status, r.time_ms, coalesce(v.compile_s, 0), "
+				 "coalesce(%s, %s), r.occupancy, v.registers, %s FROM config c "
 				 "LEFT JOIN result r ON r.sweep_id = c.sweep_id AND r.idx = c.idx "
 				 "LEFT JOIN variant v ON v.hash = coalesce(r.variant_hash, c.variant_hash) "
 				 "WHERE c.sweep_id = ?1 ORDER BY c.idx",
-				 measure);
+				 kt_ms, measure, imported ? "r.error = 'Kernel Tuner: InvalidConfig'" : "0");
+	free(kt_ms);
 	int prc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
 	free(sql);
 	if (prc != SQLITE_OK) {
@@ -168,6 +178,8 @@ static int load_store(const char *source, int complete, struct gs_record *r, str
 				      path, (long long)r->sweep, (long long)idx);
 			goto out;
 		}
+		if (sqlite3_column_int(q, 8))
+			continue; /* not part of the space, as in load_kt */
 		json_t *obj = json_loads((const char *)sqlite3_column_text(q, 1), 0, NULL);
 		long k = gs_sspace_add(&r->sp, obj, idx, err);
 		json_decref(obj);

@@ -8,7 +8,9 @@
  * benchmark_time + framework_time (its strategy_time belongs to the tool
  * that made the file, not to the strategy being replayed); for a store's
  * result the variant's compile_s plus the timed kernel work (timed_ms, from
- * schema 6; before it, time_ms x reps).  A failure costs what it cost.
+ * schema 6; before it, time_ms x reps), or, for a sweep imported from a
+ * Kernel Tuner cache, the entry's own costs kept beside it (so that the
+ * store replays exactly as the file).  A failure costs what it cost.
  *
  * The record owns everything; gs_record_release frees it. */
 #ifndef GS_SEARCH_RECORD_H
