@@ -22,6 +22,14 @@
  * alike).  Observing a configuration that was not proposed is allowed (a
  * result reused from an earlier sweep); it is then never proposed.
  *
+ * A strategy is a deterministic function of its seed and of the sequence
+ * of calls it receives.  To resume a killed search so that it measures
+ * exactly what one uninterrupted run would, drive it again from the start:
+ * whenever it proposes a configuration whose result is already stored,
+ * observe that result at once instead of measuring it.  (Observing stored
+ * results up front instead is allowed, and cheaper, but it is another
+ * search.)
+ *
  * Adding a strategy: one file with a `const struct gs_strategy_ops`, and one
  * line in GS_STRATEGIES below.  gs_strategy_new/free own the strategy's
  * state; the space and the prior are borrowed and must outlive it. */
