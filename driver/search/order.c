@@ -2,12 +2,13 @@
  * predicted first; configurations it cannot predict last), and fall back to
  * `ils` when the prior disagrees with the device.
  *
- * The rule (the same as pils.c's): among the first evaluations every third
- * is a uniform random probe; once GS_PRIOR_CHECK_MIN measured
- * configurations have a prediction, Spearman's rank correlation between
- * predicted and measured time decides -- below GS_PRIOR_CHECK_RHO the
- * search continues as greedy iterated local search from the best point
- * measured so far, nothing measured again.  The test is taken once. */
+ * The rule (the same as pils.c's): the contrast test of strat.h
+ * (gs_pcheck: three probes from the prior's slower half against the first
+ * six picks, taken once); when the prior disagrees the search continues as
+ * greedy iterated local search from the best point measured so far,
+ * nothing measured again.  The test catches a prior wrong about the space
+ * as a whole, not one that ranks the space right but misplaces its
+ * optimum: `prior` is the literal order, and pils.c the safer use. */
 #include "search/ils.h"
 #include "search/strategy.h"
 
