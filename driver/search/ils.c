@@ -52,6 +52,26 @@ void gs_ils_unguide(struct gs_ils *s)
 	}
 }
 
+void gs_ils_resort(struct gs_ils *s)
+{
+	if (s->guide && s->cur >= 0) {
+		size_t c = (size_t)s->cur;
+		/* by predicted gain; a neighbour the prior predicts within
+		 * GS_ILS_TIE of the current point changes a knob that device
+		 * did not care about, and is tried last */
+		const double *p = s->guide->time_ms;
+		double here = p[c];
+		for (size_t i = s->nbpos; i < s->nnb; i++) {
+			size_t n = s->nb[i];
+			double r = isfinite(here) && here > 0 && p[n] > 0 ? log(p[n] / here) : p[n];
+			if (isfinite(here) && fabs(r) < GS_ILS_TIE)
+				r += 1e6;
+			s->key[n] = r;
+		}
+		gs_sort_by(s->nb + s->nbpos, s->nnb - s->nbpos, s->key);
+	}
+}
+
 static void set_current(struct gs_ils *s, size_t c)
 {
 	const struct gs_sspace *sp = s->t.sp;
@@ -59,21 +79,7 @@ static void set_current(struct gs_ils *s, size_t c)
 	s->nnb = gs_sspace_neighbours(sp, c, GS_NB_HAMMING, s->nb, gs_sspace_max_neighbours(sp));
 	s->nbpos = 0;
 	gs_rng_shuffle(&s->rng, s->nb, s->nnb);
-	if (s->guide) {
-		/* by predicted gain; a neighbour the prior predicts within
-		 * GS_ILS_TIE of the current point changes a knob that device
-		 * did not care about, and is tried last */
-		const double *p = s->guide->time_ms;
-		double here = p[c];
-		for (size_t i = 0; i < s->nnb; i++) {
-			size_t n = s->nb[i];
-			double r = isfinite(here) && here > 0 && p[n] > 0 ? log(p[n] / here) : p[n];
-			if (isfinite(here) && fabs(r) < GS_ILS_TIE)
-				r += 1e6;
-			s->key[n] = r;
-		}
-		gs_sort_by(s->nb, s->nnb, s->key);
-	}
+	gs_ils_resort(s);
 }
 
 /* A fresh point to descend from: the best known one first (results given

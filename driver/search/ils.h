@@ -42,6 +42,9 @@ void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_p
 void gs_ils_release(struct gs_ils *s);
 long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max);
 void gs_ils_observe(struct gs_ils *s, size_t cfg, double time_ms);
+/* The guide's predictions changed: order the neighbours not yet tried
+ * again. */
+void gs_ils_resort(struct gs_ils *s);
 /* The prior disagrees with the measurements: go on unguided. */
 void gs_ils_unguide(struct gs_ils *s);
 

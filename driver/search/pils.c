@@ -1,10 +1,11 @@
 /* pils.c — prior-guided iterated local search: the prior's GS_PILS_TOP
  * favourites are measured, then the ILS engine (ils.h) descends from the
- * best of them through its Hamming neighbours in the prior's order
- * (fastest predicted first; those it predicts within 1% of the current
- * point, a knob that device did not care about, last); at the first local
- * optimum the prior has said what it can, and the search goes on as plain
- * `ils`, everything measured kept.
+ * best of them through its Hamming neighbours in the order of the prior
+ * corrected by what is measured (surrogate.c's model, refit after each
+ * result: fastest predicted first; those it predicts within 1% of the
+ * current point, a knob that device did not care about, last); at the
+ * first local optimum the prior has said what it can, and the search goes
+ * on as plain `ils`, everything measured kept.
  *
  * Why: a prior from a similar device ranks the space well but not exactly
  * -- the optimum of one GPU is rarely the other's, but it is usually a few
@@ -25,6 +26,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/util.h"
 
@@ -37,13 +39,19 @@ struct pils {
 	struct gs_ils e;
 	struct gs_pcheck check;
 	size_t top;
+	struct gs_model *m;    /* the prior corrected by what is measured */
+	struct gs_prior guide; /* its predictions, what the descent follows */
 };
 
 
 static void *pils_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
 {
 	struct pils *p = gs_xcalloc(1, sizeof *p);
-	gs_ils_init(&p->e, sp, prior, seed);
+	gs_prior_init(&p->guide, prior->name, sp->n);
+	memcpy(p->guide.time_ms, prior->time_ms, sp->n * sizeof *p->guide.time_ms);
+	p->guide.known = prior->known;
+	p->m = gs_model_new(sp, prior);
+	gs_ils_init(&p->e, sp, &p->guide, seed);
 	p->e.unguide_at_optimum = 1;
 	gs_pcheck_init(&p->check, prior, &p->e.rng);
 	return p;
@@ -91,6 +99,14 @@ static void pils_observe(void *st, size_t cfg, double time_ms)
 	gs_ils_observe(&p->e, cfg, time_ms);
 	if (gs_pcheck_update(&p->check, &p->e.t))
 		gs_ils_unguide(&p->e);
+	if (p->m && p->e.guide) {
+		gs_model_fit(p->m, &p->e.t);
+		const double *pred = gs_model_pred(p->m);
+		for (size_t i = 0; i < p->guide.n; i++)
+			if (!isnan(p->guide.time_ms[i]))
+				p->guide.time_ms[i] = exp(pred[i]);
+		gs_ils_resort(&p->e);
+	}
 }
 
 static void pils_free(void *st)
@@ -98,6 +114,8 @@ static void pils_free(void *st)
 	struct pils *p = st;
 	gs_ils_release(&p->e);
 	gs_pcheck_release(&p->check);
+	gs_model_free(p->m);
+	gs_prior_release(&p->guide);
 	free(p);
 }
 

@@ -88,6 +88,14 @@ void gs_pcheck_picked(struct gs_pcheck *c, size_t cfg);
  * exactly once, when the prior has just been found to disagree. */
 int gs_pcheck_update(struct gs_pcheck *c, const struct gs_track *t);
 
+/* The model of surrogate.c (see there): log time = c + a log(prior) + an
+ * offset per parameter value, refit by gs_model_fit as results come. */
+struct gs_model;
+struct gs_model *gs_model_new(const struct gs_sspace *sp, const struct gs_prior *prior);
+void gs_model_fit(struct gs_model *m, const struct gs_track *t);
+const double *gs_model_pred(const struct gs_model *m); /* log ms per configuration */
+void gs_model_free(struct gs_model *m);
+
 /* Sort idx[0..n) by key[idx] ascending, NAN last, ties by index. */
 void gs_sort_by(size_t *idx, size_t n, const double *key);
 

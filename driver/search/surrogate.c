@@ -34,9 +34,7 @@
 #define GS_SG_TRUST 4.0
 #define GS_SG_EVERY_AFTER 200
 
-struct sg {
-	struct gs_track t;
-	struct gs_rng rng;
+struct gs_model {
 	const struct gs_sspace *sp;
 	double *z;         /* centred log prediction per configuration, 0 unknown */
 	int use_prior;
@@ -45,15 +43,20 @@ struct sg {
 	double *w;         /* the fitted weights */
 	double *pred;      /* predicted log time per configuration */
 	size_t fitted_at;  /* ndone at the last fit */
+};
+
+struct sg {
+	struct gs_track t;
+	struct gs_rng rng;
+	struct gs_model *m;
+	const struct gs_sspace *sp;
 	size_t asked;
 	size_t *nb;
 };
 
-static void *sg_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
+struct gs_model *gs_model_new(const struct gs_sspace *sp, const struct gs_prior *prior)
 {
-	struct sg *s = gs_xcalloc(1, sizeof *s);
-	gs_track_init(&s->t, sp);
-	gs_rng_seed(&s->rng, seed);
+	struct gs_model *s = gs_xcalloc(1, sizeof *s);
 	s->sp = sp;
 	size_t n = sp->n;
 	s->z = gs_xcalloc(n ? n : 1, sizeof *s->z);
@@ -90,6 +93,32 @@ static void *sg_new(const struct gs_sspace *sp, const struct gs_prior *prior, ui
 	s->pred = gs_xmalloc((n ? n : 1) * sizeof *s->pred);
 	for (size_t i = 0; i < n; i++)
 		s->pred[i] = s->w[1] * s->z[i];
+	return s;
+}
+
+void gs_model_free(struct gs_model *m)
+{
+	if (!m)
+		return;
+	free(m->z);
+	free(m->off);
+	free(m->w);
+	free(m->pred);
+	free(m);
+}
+
+const double *gs_model_pred(const struct gs_model *m)
+{
+	return m->pred;
+}
+
+static void *sg_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
+{
+	struct sg *s = gs_xcalloc(1, sizeof *s);
+	gs_track_init(&s->t, sp);
+	gs_rng_seed(&s->rng, seed);
+	s->sp = sp;
+	s->m = gs_model_new(sp, prior);
 	s->nb = gs_xmalloc((gs_sspace_max_neighbours(sp) + 1) * sizeof *s->nb);
 	return s;
 }
@@ -126,7 +155,7 @@ static int cholesky_solve(double *A, double *b, size_t d)
 	return 0;
 }
 
-static void fit(struct sg *s)
+static void fit(struct gs_model *s, const struct gs_track *tr)
 {
 	const struct gs_sspace *sp = s->sp;
 	size_t d = s->nf, np = sp->nparams;
@@ -134,8 +163,8 @@ static void fit(struct sg *s)
 	size_t *f = gs_xmalloc((np + 2) * sizeof *f);
 	double slowest = -INFINITY;
 	for (size_t i = 0; i < sp->n; i++)
-		if (s->t.state[i] == GS_T_DONE && isfinite(s->t.time[i]))
-			slowest = fmax(slowest, log(s->t.time[i]));
+		if (tr->state[i] == GS_T_DONE && isfinite(tr->time[i]))
+			slowest = fmax(slowest, log(tr->time[i]));
 	if (!isfinite(slowest)) {
 		free(A);
 		free(b);
@@ -143,9 +172,9 @@ static void fit(struct sg *s)
 		return;
 	}
 	for (size_t i = 0; i < sp->n; i++) {
-		if (s->t.state[i] != GS_T_DONE)
+		if (tr->state[i] != GS_T_DONE)
 			continue;
-		double y = isfinite(s->t.time[i]) && s->t.time[i] > 0 ? log(s->t.time[i]) : slowest + log(2.0);
+		double y = isfinite(tr->time[i]) && tr->time[i] > 0 ? log(tr->time[i]) : slowest + log(2.0);
 		const uint16_t *t = gs_sspace_tuple(sp, i);
 		/* the non-zero features: c (1), a (z), one value per parameter */
 		for (size_t p = 0; p < np; p++)
@@ -189,7 +218,14 @@ static void fit(struct sg *s)
 	free(A);
 	free(b);
 	free(f);
-	s->fitted_at = s->t.ndone;
+	s->fitted_at = tr->ndone;
+}
+
+void gs_model_fit(struct gs_model *m, const struct gs_track *t)
+{
+	if (t->ndone > m->fitted_at &&
+	    (t->ndone < GS_SG_EVERY_AFTER || t->ndone >= m->fitted_at + t->ndone / 100))
+		fit(m, t);
 }
 
 static long best_new_neighbour(struct sg *s)
@@ -201,7 +237,7 @@ static long best_new_neighbour(struct sg *s)
 	long pick = -1;
 	for (size_t i = 0; i < nn; i++) {
 		size_t c = s->nb[i];
-		if (s->t.state[c] == GS_T_NEW && (pick < 0 || s->pred[c] < s->pred[pick]))
+		if (s->t.state[c] == GS_T_NEW && (pick < 0 || s->m->pred[c] < s->m->pred[pick]))
 			pick = (long)c;
 	}
 	return pick;
@@ -211,7 +247,7 @@ static long best_new(struct sg *s)
 {
 	long pick = -1;
 	for (size_t c = 0; c < s->sp->n; c++)
-		if (s->t.state[c] == GS_T_NEW && (pick < 0 || s->pred[c] < s->pred[pick]))
+		if (s->t.state[c] == GS_T_NEW && (pick < 0 || s->m->pred[c] < s->m->pred[pick]))
 			pick = (long)c;
 	return pick;
 }
@@ -221,9 +257,7 @@ static long sg_propose(void *st, size_t *out, size_t max)
 	struct sg *s = st;
 	struct gs_track *t = &s->t;
 	size_t k = 0;
-	if (t->ndone > s->fitted_at &&
-	    (t->ndone < GS_SG_EVERY_AFTER || t->ndone >= s->fitted_at + t->ndone / 100))
-		fit(s);
+	gs_model_fit(s->m, t);
 	while (k < max) {
 		long c = -1;
 		if (s->asked % 2 == 1)
@@ -248,10 +282,7 @@ static void sg_free(void *st)
 {
 	struct sg *s = st;
 	gs_track_release(&s->t);
-	free(s->z);
-	free(s->off);
-	free(s->w);
-	free(s->pred);
+	gs_model_free(s->m);
 	free(s->nb);
 	free(s);
 }
