@@ -120,6 +120,6 @@ static void pils_free(void *st)
 }
 
 const struct gs_strategy_ops gs_strategy_pils = {
-	"pils", "local search from the prior's best, neighbours in the prior's order", GS_PRIOR_NEEDED,
+	"pils", "the prior's favourites, one descent in the corrected prior's order, then ils", GS_PRIOR_NEEDED,
 	pils_new, pils_propose, pils_observe, pils_free,
 };
