@@ -1,0 +1,150 @@
+/* test_early.c — compiles before the sweep (sched/early.h): what the pool
+ * compiled is handed over whole and once, and a guess of another
+ * architecture matches no variant of the sweep. */
+#define _GNU_SOURCE
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "nvrtc.h"
+#include "gen/variant.h"
+#include "sched/compile.h"
+#include "sched/early.h"
+#include "space/enum.h"
+#include "space/load.h"
+
+static struct gs_space *load(void)
+{
+	struct gs_diag d = GS_DIAG_INIT;
+	struct gs_space_opts so = { 0 };
+	struct gs_space *sp = gs_space_load("tests/spaces/matmul-small.space", &so, &d);
+	ck_assert_msg(sp && !d.errors, "the test space loads");
+	gs_diag_release(&d);
+	return sp;
+}
+
+/* ptxas's log without its "Compile time = ..." lines, in one of two static
+ * buffers: the last two calls' results stay valid. */
+static const char *timeless(const char *log)
+{
+	static char out[2][16384];
+	static int k;
+	char *o = out[k ^= 1];
+	size_t n = 0;
+	for (const char *p = log; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+		if (!memmem(p, len, "Compile time", 12) && n + len < sizeof out[0]) {
+			memcpy(o + n, p, len);
+			n += len;
+		}
+		p += len;
+	}
+	o[n] = 0;
+	return o;
+}
+
+/* A pool on the test space for arch, one thread compiling in this process,
+ * stopped once `want` compiles have started. */
+static struct gs_early *pool(struct gs_nvrtc *n, const char *arch, size_t want)
+{
+	struct gs_early *e = gs_early_new();
+	struct gs_early_opts o = { .arch = arch, .jobs = 1, .shard_n = 1, .baseline_first = 1 };
+	ck_assert_uint_eq(gs_early_run(e, load(), n, &o), 9); /* every variant differs */
+	size_t started = 0, taken;
+	for (int i = 0; i < 2000 && started < want; i++) {
+		gs_early_counts(e, &started, &taken);
+		usleep(10000);
+	}
+	gs_early_stop(e);
+	gs_early_counts(e, &started, &taken);
+	ck_assert_uint_ge(started, want);
+	return e;
+}
+
+START_TEST(test_adopted_whole_and_once)
+{
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_adopted_whole_and_once");
+	if (!n)
+		return;
+	struct gs_early *e = pool(n, "sm_90", 2);
+	struct gs_space *sp = load();
+	struct gs_enum en;
+	struct gs_vm vm;
+	gs_vm_init(&vm);
+	ck_assert_int_eq(gs_enum_init(&en, sp, 0, 1), 0);
+	size_t adopted = 0;
+	while (gs_enum_next(&en) > 0) {
+		struct gs_variant v;
+		char err[512];
+		ck_assert_int_eq(gs_variant_build(sp, en.env, "sm_90", gs_nvrtc_version(n), &vm, &v, err,
+						  sizeof err), 0);
+		int has = gs_early_has(e, v.hash);
+		struct gs_built early, own;
+		ck_assert_int_eq(gs_early_take(e, v.hash, &early), has);
+		if (has) {
+			/* as the sweep would have compiled it itself */
+			adopted++;
+			gs_compile_variant(n, &v, 1, 0, 0, &own);
+			ck_assert_int_eq(early.out.ok, own.out.ok);
+			ck_assert_str_eq(timeless(early.out.log), timeless(own.out.log));
+			ck_assert_str_eq(early.err, own.err);
+			ck_assert_uint_eq(early.out.cubin_len, own.out.cubin_len);
+			ck_assert(!own.out.cubin_len ||
+				  !memcmp(early.out.cubin, own.out.cubin, own.out.cubin_len));
+			ck_assert(!memcmp(&early.res, &own.res, sizeof own.res));
+			ck_assert(early.out.seconds > 0);
+			gs_built_release(&own, v.nnames);
+			gs_built_release(&early, v.nnames);
+			/* once: a second sweep's ask finds nothing */
+			ck_assert_int_eq(gs_early_has(e, v.hash), 0);
+			ck_assert_int_eq(gs_early_take(e, v.hash, &early), 0);
+		}
+		gs_variant_release(&v);
+	}
+	size_t started, taken;
+	gs_early_counts(e, &started, &taken);
+	ck_assert_uint_eq(taken, adopted);
+	ck_assert_uint_eq(taken, started); /* nothing compiled that the sweep missed */
+	ck_assert_uint_ge(taken, 2);
+	gs_enum_release(&en);
+	gs_vm_release(&vm);
+	gs_space_free(sp);
+	gs_early_free(e);
+	gs_nvrtc_unload(n);
+}
+END_TEST
+
+START_TEST(test_other_arch_only_wastes)
+{
+	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_other_arch_only_wastes");
+	if (!n)
+		return;
+	struct gs_early *e = pool(n, "sm_80", 1);
+	struct gs_space *sp = load();
+	struct gs_enum en;
+	struct gs_vm vm;
+	gs_vm_init(&vm);
+	ck_assert_int_eq(gs_enum_init(&en, sp, 0, 1), 0);
+	while (gs_enum_next(&en) > 0) {
+		struct gs_variant v;
+		struct gs_built b;
+		char err[512];
+		ck_assert_int_eq(gs_variant_build(sp, en.env, "sm_90", gs_nvrtc_version(n), &vm, &v, err,
+						  sizeof err), 0);
+		ck_assert_int_eq(gs_early_has(e, v.hash), 0);
+		ck_assert_int_eq(gs_early_take(e, v.hash, &b), 0);
+		gs_variant_release(&v);
+	}
+	size_t started, taken;
+	gs_early_counts(e, &started, &taken);
+	ck_assert_uint_eq(taken, 0);
+	gs_enum_release(&en);
+	gs_vm_release(&vm);
+	gs_space_free(sp);
+	gs_early_free(e); /* joins the compile still running, frees what was done */
+	gs_nvrtc_unload(n);
+}
+END_TEST
+
+GS_TEST_MAIN(test_adopted_whole_and_once, test_other_arch_only_wastes)
