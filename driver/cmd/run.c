@@ -454,7 +454,7 @@ static void *load_nvrtc(void *arg)
 struct early_start {
 	pthread_t th;
 	int started;                  /* the thread runs */
-	const struct run_opts *o;
+	struct run_opts o;            /* a copy: resolve_devices sets the run's arch */
 	struct gs_space_args a;       /* a copy: the run's may change after */
 	struct nvrtc_load *nl;
 	pthread_mutex_t mu;
@@ -476,7 +476,7 @@ static char *store_path(const struct gs_space *sp, const struct gs_space_args *a
 static void *early_thread(void *arg)
 {
 	struct early_start *es = arg;
-	const struct run_opts *o = es->o;
+	const struct run_opts *o = &es->o;
 	load_nvrtc(es->nl);
 	pthread_mutex_lock(&es->mu);
 	es->nvrtc_done = 1;
@@ -535,7 +535,7 @@ static void *early_thread(void *arg)
 static int early_begin(struct early_start *es, const struct run_opts *o,
 		       const struct gs_space_args *a, struct nvrtc_load *nl)
 {
-	es->o = o;
+	es->o = *o;
 	es->a = *a;
 	es->nl = nl;
 	pthread_mutex_init(&es->mu, NULL);
