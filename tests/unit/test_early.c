@@ -62,23 +62,50 @@ static struct gs_early *pool(struct gs_nvrtc *n, const char *arch, size_t want)
 	return e;
 }
 
+/* The test space's variants for sm_90, as the sweep builds them. */
+struct walk {
+	struct gs_space *sp;
+	struct gs_enum en;
+	struct gs_vm vm;
+	const char *nvrtc_version;
+};
+
+static void walk_start(struct walk *w, struct gs_nvrtc *n)
+{
+	w->sp = load();
+	w->nvrtc_version = gs_nvrtc_version(n);
+	gs_vm_init(&w->vm);
+	ck_assert_int_eq(gs_enum_init(&w->en, w->sp, 0, 1), 0);
+}
+
+static int walk_next(struct walk *w, struct gs_variant *v)
+{
+	char err[512];
+	if (gs_enum_next(&w->en) <= 0)
+		return 0;
+	ck_assert_int_eq(gs_variant_build(w->sp, w->en.env, "sm_90", w->nvrtc_version, &w->vm, v, err,
+					  sizeof err), 0);
+	return 1;
+}
+
+static void walk_end(struct walk *w)
+{
+	gs_enum_release(&w->en);
+	gs_vm_release(&w->vm);
+	gs_space_free(w->sp);
+}
+
 START_TEST(test_adopted_whole_and_once)
 {
 	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_adopted_whole_and_once");
 	if (!n)
 		return;
 	struct gs_early *e = pool(n, "sm_90", 2);
-	struct gs_space *sp = load();
-	struct gs_enum en;
-	struct gs_vm vm;
-	gs_vm_init(&vm);
-	ck_assert_int_eq(gs_enum_init(&en, sp, 0, 1), 0);
+	struct walk w;
+	struct gs_variant v;
+	walk_start(&w, n);
 	size_t adopted = 0;
-	while (gs_enum_next(&en) > 0) {
-		struct gs_variant v;
-		char err[512];
-		ck_assert_int_eq(gs_variant_build(sp, en.env, "sm_90", gs_nvrtc_version(n), &vm, &v, err,
-						  sizeof err), 0);
+	while (walk_next(&w, &v)) {
 		int has = gs_early_has(e, v.hash);
 		struct gs_built early, own;
 		ck_assert_int_eq(gs_early_take(e, v.hash, &early), has);
@@ -107,9 +134,7 @@ START_TEST(test_adopted_whole_and_once)
 	ck_assert_uint_eq(taken, adopted);
 	ck_assert_uint_eq(taken, started); /* nothing compiled that the sweep missed */
 	ck_assert_uint_ge(taken, 2);
-	gs_enum_release(&en);
-	gs_vm_release(&vm);
-	gs_space_free(sp);
+	walk_end(&w);
 	gs_early_free(e);
 	gs_nvrtc_unload(n);
 }
@@ -121,17 +146,11 @@ START_TEST(test_other_arch_only_wastes)
 	if (!n)
 		return;
 	struct gs_early *e = pool(n, "sm_80", 1);
-	struct gs_space *sp = load();
-	struct gs_enum en;
-	struct gs_vm vm;
-	gs_vm_init(&vm);
-	ck_assert_int_eq(gs_enum_init(&en, sp, 0, 1), 0);
-	while (gs_enum_next(&en) > 0) {
-		struct gs_variant v;
+	struct walk w;
+	struct gs_variant v;
+	walk_start(&w, n);
+	while (walk_next(&w, &v)) {
 		struct gs_built b;
-		char err[512];
-		ck_assert_int_eq(gs_variant_build(sp, en.env, "sm_90", gs_nvrtc_version(n), &vm, &v, err,
-						  sizeof err), 0);
 		ck_assert_int_eq(gs_early_has(e, v.hash), 0);
 		ck_assert_int_eq(gs_early_take(e, v.hash, &b), 0);
 		gs_variant_release(&v);
@@ -139,9 +158,7 @@ START_TEST(test_other_arch_only_wastes)
 	size_t started, taken;
 	gs_early_counts(e, &started, &taken);
 	ck_assert_uint_eq(taken, 0);
-	gs_enum_release(&en);
-	gs_vm_release(&vm);
-	gs_space_free(sp);
+	walk_end(&w);
 	gs_early_free(e); /* joins the compile still running, frees what was done */
 	gs_nvrtc_unload(n);
 }
