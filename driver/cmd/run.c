@@ -460,6 +460,7 @@ struct early_start {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	int nvrtc_done, inited;
+	int unused;                   /* the thread found nothing to compile early */
 	struct gs_early *pool;        /* stopped and joined through it; NULL: none */
 };
 
@@ -473,9 +474,20 @@ static char *store_path(const struct gs_space *sp, const struct gs_space_args *a
 				: gs_xasprintf("results/%s.db", sp->name);
 }
 
+static int early_compile(struct early_start *es);
+
 static void *early_thread(void *arg)
 {
 	struct early_start *es = arg;
+	if (!early_compile(es))
+		es->unused = 1; /* read after the join */
+	return NULL;
+}
+
+/* The thread's work: 1 when the pool compiles, 0 when nothing is known
+ * early enough. */
+static int early_compile(struct early_start *es)
+{
 	const struct run_opts *o = &es->o;
 	load_nvrtc(es->nl);
 	pthread_mutex_lock(&es->mu);
@@ -483,7 +495,7 @@ static void *early_thread(void *arg)
 	pthread_cond_signal(&es->cv);
 	pthread_mutex_unlock(&es->mu);
 	if (es->nl->rc < 0)
-		return NULL;
+		return 0;
 	/* the architecture: given, the fake GPUs' (resolve_devices), or what
 	 * every GPU of the host has; the emulated device's never (its space is
 	 * another: emulator sizes) */
@@ -494,7 +506,7 @@ static void *early_thread(void *arg)
 	else if (fake && atoi(fake) > 0)
 		snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "sm_90");
 	else if (gs_cuda_nvml_arch(arch, sizeof arch) < 0)
-		return NULL; /* no GPU to be seen: the run goes on as without this */
+		return 0; /* no GPU to be seen: the run goes on as without this */
 	else if (o->arch)
 		snprintf(arch, sizeof arch, "%s", o->arch);
 	struct gs_diag d = GS_DIAG_INIT;
@@ -505,7 +517,7 @@ static void *early_thread(void *arg)
 	gs_diag_release(&d); /* the run's own load says it */
 	if (bad) {
 		gs_space_free(sp);
-		return NULL;
+		return 0;
 	}
 	/* what the store has compiled already is not compiled again */
 	struct gs_store *cached = NULL;
@@ -527,7 +539,7 @@ static void *early_thread(void *arg)
 	gs_trace("run: early compiles started");
 	gs_early_run(es->pool, sp, es->nl->n, &eo);
 	gs_store_close(cached);
-	return NULL;
+	return 1;
 }
 
 /* Starts the thread that loads NVRTC and, where it can, compiles early;
@@ -582,7 +594,7 @@ static void early_end(struct early_start *es, int keep)
 	if (es->started)
 		pthread_join(es->th, NULL);
 	es->started = 0;
-	if (keep)
+	if (keep && !es->unused)
 		return;
 	gs_early_free(es->pool);
 	es->pool = NULL;
