@@ -62,20 +62,28 @@ static struct gs_early *pool(struct gs_nvrtc *n, const char *arch, size_t want)
 	return e;
 }
 
-/* The test space's variants for sm_90, as the sweep builds them. */
+/* The test space's variants for sm_90, as the sweep builds them, beside a
+ * pool that compiled them for another (or the same) architecture. */
 struct walk {
+	struct gs_nvrtc *n;
+	struct gs_early *e;
 	struct gs_space *sp;
 	struct gs_enum en;
 	struct gs_vm vm;
 	const char *nvrtc_version;
 };
 
-static void walk_start(struct walk *w, struct gs_nvrtc *n)
+/* 0 after marking test skipped (no NVRTC). */
+static int walk_start(struct walk *w, const char *test, const char *arch, size_t want)
 {
+	if (!(w->n = gs_test_nvrtc(__FILE__, test)))
+		return 0;
+	w->e = pool(w->n, arch, want);
 	w->sp = load();
-	w->nvrtc_version = gs_nvrtc_version(n);
+	w->nvrtc_version = gs_nvrtc_version(w->n);
 	gs_vm_init(&w->vm);
 	ck_assert_int_eq(gs_enum_init(&w->en, w->sp, 0, 1), 0);
+	return 1;
 }
 
 static int walk_next(struct walk *w, struct gs_variant *v)
@@ -93,74 +101,75 @@ static void walk_end(struct walk *w)
 	gs_enum_release(&w->en);
 	gs_vm_release(&w->vm);
 	gs_space_free(w->sp);
+	gs_early_free(w->e); /* joins what still runs, frees what was not taken */
+	gs_nvrtc_unload(w->n);
+}
+
+/* check() on each variant the sweep would build; how many it returned 1 for. */
+static size_t walk_all(struct walk *w, int (*check)(struct walk *w, struct gs_variant *v))
+{
+	struct gs_variant v;
+	size_t n = 0;
+	while (walk_next(w, &v)) {
+		n += check(w, &v);
+		gs_variant_release(&v);
+	}
+	return n;
+}
+
+/* Taken when the pool has it, and then as the sweep would have compiled it
+ * itself; a second ask finds nothing. */
+static int adopt(struct walk *w, struct gs_variant *v)
+{
+	int has = gs_early_has(w->e, v->hash);
+	struct gs_built early, own;
+	ck_assert_int_eq(gs_early_take(w->e, v->hash, &early), has);
+	if (!has)
+		return 0;
+	gs_compile_variant(w->n, v, 1, 0, 0, &own);
+	ck_assert_int_eq(early.out.ok, own.out.ok);
+	ck_assert_str_eq(timeless(early.out.log), timeless(own.out.log));
+	ck_assert_str_eq(early.err, own.err);
+	ck_assert_uint_eq(early.out.cubin_len, own.out.cubin_len);
+	ck_assert(!own.out.cubin_len || !memcmp(early.out.cubin, own.out.cubin, own.out.cubin_len));
+	ck_assert(!memcmp(&early.res, &own.res, sizeof own.res));
+	ck_assert(early.out.seconds > 0);
+	gs_built_release(&own, v->nnames);
+	gs_built_release(&early, v->nnames);
+	ck_assert_int_eq(gs_early_has(w->e, v->hash), 0);
+	ck_assert_int_eq(gs_early_take(w->e, v->hash, &early), 0);
+	return 1;
+}
+
+static int not_there(struct walk *w, struct gs_variant *v)
+{
+	struct gs_built b;
+	ck_assert_int_eq(gs_early_has(w->e, v->hash), 0);
+	ck_assert_int_eq(gs_early_take(w->e, v->hash, &b), 0);
+	return 0;
 }
 
 START_TEST(test_adopted_whole_and_once)
 {
-	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_adopted_whole_and_once");
-	if (!n)
-		return;
-	struct gs_early *e = pool(n, "sm_90", 2);
 	struct walk w;
-	struct gs_variant v;
-	walk_start(&w, n);
-	size_t adopted = 0;
-	while (walk_next(&w, &v)) {
-		int has = gs_early_has(e, v.hash);
-		struct gs_built early, own;
-		ck_assert_int_eq(gs_early_take(e, v.hash, &early), has);
-		if (has) {
-			/* as the sweep would have compiled it itself */
-			adopted++;
-			gs_compile_variant(n, &v, 1, 0, 0, &own);
-			ck_assert_int_eq(early.out.ok, own.out.ok);
-			ck_assert_str_eq(timeless(early.out.log), timeless(own.out.log));
-			ck_assert_str_eq(early.err, own.err);
-			ck_assert_uint_eq(early.out.cubin_len, own.out.cubin_len);
-			ck_assert(!own.out.cubin_len ||
-				  !memcmp(early.out.cubin, own.out.cubin, own.out.cubin_len));
-			ck_assert(!memcmp(&early.res, &own.res, sizeof own.res));
-			ck_assert(early.out.seconds > 0);
-			gs_built_release(&own, v.nnames);
-			gs_built_release(&early, v.nnames);
-			/* once: a second sweep's ask finds nothing */
-			ck_assert_int_eq(gs_early_has(e, v.hash), 0);
-			ck_assert_int_eq(gs_early_take(e, v.hash, &early), 0);
-		}
-		gs_variant_release(&v);
-	}
-	size_t started, taken;
-	gs_early_counts(e, &started, &taken);
+	if (!walk_start(&w, "test_adopted_whole_and_once", "sm_90", 2))
+		return;
+	size_t adopted = walk_all(&w, adopt), started, taken;
+	gs_early_counts(w.e, &started, &taken);
 	ck_assert_uint_eq(taken, adopted);
 	ck_assert_uint_eq(taken, started); /* nothing compiled that the sweep missed */
 	ck_assert_uint_ge(taken, 2);
 	walk_end(&w);
-	gs_early_free(e);
-	gs_nvrtc_unload(n);
 }
 END_TEST
 
 START_TEST(test_other_arch_only_wastes)
 {
-	struct gs_nvrtc *n = gs_test_nvrtc(__FILE__, "test_other_arch_only_wastes");
-	if (!n)
-		return;
-	struct gs_early *e = pool(n, "sm_80", 1);
 	struct walk w;
-	struct gs_variant v;
-	walk_start(&w, n);
-	while (walk_next(&w, &v)) {
-		struct gs_built b;
-		ck_assert_int_eq(gs_early_has(e, v.hash), 0);
-		ck_assert_int_eq(gs_early_take(e, v.hash, &b), 0);
-		gs_variant_release(&v);
-	}
-	size_t started, taken;
-	gs_early_counts(e, &started, &taken);
-	ck_assert_uint_eq(taken, 0);
+	if (!walk_start(&w, "test_other_arch_only_wastes", "sm_80", 1))
+		return;
+	walk_all(&w, not_there);
 	walk_end(&w);
-	gs_early_free(e); /* joins the compile still running, frees what was done */
-	gs_nvrtc_unload(n);
 }
 END_TEST
 
