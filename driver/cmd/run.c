@@ -447,12 +447,171 @@ static void *load_nvrtc(void *arg)
 	return NULL;
 }
 
+/* Compiles before the devices are known (sched/early.h), on a thread that
+ * loads NVRTC first: the space, loaded again by the run after the devices
+ * (so that what it prints comes where it always did), the architecture,
+ * then the enumeration. */
+struct early_start {
+	pthread_t th;
+	int started;                  /* the thread runs */
+	struct run_opts o;            /* a copy: resolve_devices sets the run's arch */
+	struct gs_space_args a;       /* a copy: the run's may change after */
+	struct nvrtc_load *nl;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int nvrtc_done, inited;
+	int unused;                   /* the thread found nothing to compile early */
+	struct gs_early *pool;        /* stopped and joined through it; NULL: none */
+};
+
+/* The store's path, as open_sweep makes it. */
+static char *store_path(const struct gs_space *sp, const struct gs_space_args *a, const char *db)
+{
+	return db ? gs_xstrdup(db)
+	       : a->shard_n > 1 ? gs_xasprintf("results/%s.shard-%llu-of-%llu.db", sp->name,
+					       (unsigned long long)a->shard_i,
+					       (unsigned long long)a->shard_n)
+				: gs_xasprintf("results/%s.db", sp->name);
+}
+
+static int early_compile(struct early_start *es);
+
+static void *early_thread(void *arg)
+{
+	struct early_start *es = arg;
+	if (!early_compile(es))
+		es->unused = 1; /* read after the join */
+	return NULL;
+}
+
+/* The thread's work: 1 when the pool compiles, 0 when nothing is known
+ * early enough. */
+static int early_compile(struct early_start *es)
+{
+	const struct run_opts *o = &es->o;
+	load_nvrtc(es->nl);
+	pthread_mutex_lock(&es->mu);
+	es->nvrtc_done = 1;
+	pthread_cond_signal(&es->cv);
+	pthread_mutex_unlock(&es->mu);
+	if (es->nl->rc < 0)
+		return 0;
+	/* the architecture: given, the fake GPUs' (resolve_devices), or what
+	 * every GPU of the host has; the emulated device's never (its space is
+	 * another: emulator sizes) */
+	const char *fake = getenv("GSEARCH_FAKE_GPUS"), *guess = getenv("GSEARCH_EARLY_ARCH");
+	char arch[16];
+	if (guess && gs_arch_ok(guess)) /* test hook: as if NVML said so */
+		snprintf(arch, sizeof arch, "%s", guess);
+	else if (fake && atoi(fake) > 0)
+		snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "sm_90");
+	else if (gs_cuda_nvml_arch(arch, sizeof arch) < 0)
+		return 0; /* no GPU to be seen: the run goes on as without this */
+	else if (o->arch)
+		snprintf(arch, sizeof arch, "%s", o->arch);
+	struct gs_diag d = GS_DIAG_INIT;
+	struct gs_space_opts so = { .sets = es->a.sets, .nsets = es->a.nsets, .emu = es->a.emu,
+				    .t1_grid = es->a.t1_grid };
+	struct gs_space *sp = gs_space_load(es->a.path, &so, &d);
+	int bad = !sp || d.errors;
+	gs_diag_release(&d); /* the run's own load says it */
+	if (bad) {
+		gs_space_free(sp);
+		return 0;
+	}
+	/* what the store has compiled already is not compiled again */
+	struct gs_store *cached = NULL;
+	char *path = store_path(sp, &es->a, o->db);
+	if (access(path, F_OK) == 0 && gs_store_open(&cached, path, 1) < 0) {
+		gs_store_close(cached);
+		cached = NULL;
+	}
+	free(path);
+	struct gs_early_opts eo = {
+		.arch = arch,
+		.jobs = o->jobs,
+		.compile_timeout_s = o->compile_timeout_s,
+		.shard_i = es->a.shard_i,
+		.shard_n = es->a.shard_n,
+		.baseline_first = !o->compile_only,
+		.cached = cached,
+	};
+	gs_trace("run: early compiles started");
+	gs_early_run(es->pool, sp, es->nl->n, &eo);
+	gs_store_close(cached);
+	return 1;
+}
+
+/* Starts the thread that loads NVRTC and, where it can, compiles early;
+ * 0, or -1 when no thread started. */
+static int early_begin(struct early_start *es, const struct run_opts *o,
+		       const struct gs_space_args *a, struct nvrtc_load *nl)
+{
+	es->o = *o;
+	es->a = *a;
+	es->nl = nl;
+	pthread_mutex_init(&es->mu, NULL);
+	pthread_cond_init(&es->cv, NULL);
+	es->inited = 1;
+	/* not for a device named emu (its arch and space are the profile's),
+	 * nor where the shard comes from Slurm's variables (read, and maybe
+	 * refused, later) */
+	const char *off = getenv("GSEARCH_EARLY"); /* "0": none, to compare */
+	int can = !(o->device && strncmp(o->device, "cuda", 4)) &&
+		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && !(off && !strcmp(off, "0"));
+	if (can)
+		es->pool = gs_early_new();
+	es->started = pthread_create(&es->th, NULL, can ? early_thread : load_nvrtc,
+				     can ? (void *)es : (void *)nl) == 0;
+	if (!es->started) {
+		gs_early_free(es->pool);
+		es->pool = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits for NVRTC (the early compiles go on). */
+static void early_nvrtc(struct early_start *es)
+{
+	if (!es->pool) {
+		pthread_join(es->th, NULL);
+		es->started = 0;
+		return;
+	}
+	pthread_mutex_lock(&es->mu);
+	while (!es->nvrtc_done)
+		pthread_cond_wait(&es->cv, &es->mu);
+	pthread_mutex_unlock(&es->mu);
+}
+
+/* The early compiles take no new work; the thread is joined.  keep: the
+ * sweep adopts them, else they are dropped (waited for: a compile server
+ * must be idle before the next one is asked). */
+static void early_end(struct early_start *es, int keep)
+{
+	gs_early_stop(es->pool);
+	if (es->started)
+		pthread_join(es->th, NULL);
+	es->started = 0;
+	if (keep && !es->unused)
+		return;
+	gs_early_free(es->pool);
+	es->pool = NULL;
+	if (es->inited) {
+		pthread_mutex_destroy(&es->mu);
+		pthread_cond_destroy(&es->cv);
+		es->inited = 0;
+	}
+}
+
 /* What a run starts before it reads the space: the first GPU's worker,
  * NVRTC and the devices, side by side. */
 struct startup {
 	struct gs_prespawned pre;
 	struct nvrtc_load nl;
 	struct devices dv;
+	struct early_start es;
 };
 
 /* A GPU's worker starts now, so that its driver initializes while ours
@@ -475,20 +634,23 @@ static void prespawn_first(const struct run_opts *o, struct gs_prespawned *pre)
 }
 
 /* 0, or GS_EXIT_ERRORS after printing why and undoing what it started. */
-static int start_up(struct run_opts *o, struct startup *su)
+static int start_up(struct run_opts *o, const struct gs_space_args *a, struct startup *su)
 {
 	memset(su, 0, sizeof(*su));
 	gs_trace("run: options read");
 	prespawn_first(o, &su->pre);
-	/* NVRTC loads (a tenth of a second) while the driver initializes (more) */
-	pthread_t nth;
-	int nthreaded = !o->dry && pthread_create(&nth, NULL, load_nvrtc, &su->nl) == 0;
+	/* NVRTC loads (a tenth of a second) while the driver initializes
+	 * (more), and then the first compiles start */
+	int nthreaded = !o->dry && early_begin(&su->es, o, a, &su->nl) == 0;
 	if (!o->dry && !nthreaded)
 		load_nvrtc(&su->nl);
 	int resolved = resolve_devices(o, &su->dv);
 	gs_trace("run: devices known");
 	if (nthreaded)
-		pthread_join(nth, NULL);
+		early_nvrtc(&su->es);
+	/* the emulated device (no GPU after all): its space is another */
+	if (resolved < 0 || su->dv.emu)
+		early_end(&su->es, 0);
 	if (resolved < 0) {
 		gs_prespawn_cancel(&su->pre);
 		gs_nvrtc_unload(su->nl.n);
@@ -569,11 +731,7 @@ struct run_store {
 static int open_sweep(struct run_store *rs, const struct gs_space *sp, const struct gs_space_args *a,
 		      const char *db, const struct gs_sweepid *sid)
 {
-	rs->dbpath = db ? gs_xstrdup(db)
-		     : a->shard_n > 1 ? gs_xasprintf("results/%s.shard-%llu-of-%llu.db", sp->name,
-						     (unsigned long long)a->shard_i,
-						     (unsigned long long)a->shard_n)
-				      : gs_xasprintf("results/%s.db", sp->name);
+	rs->dbpath = store_path(sp, a, db);
 	int64_t before = 0, after = 0;
 	int created = 0;
 	if (gs_store_open(&rs->st, rs->dbpath, 0) < 0)
@@ -626,6 +784,7 @@ static void sweep_opts(struct gs_sweep_opts *so, const struct gs_space *sp,
 		.device_ident = dv->ident,
 		.worker_cmd = getenv("GSEARCH_WORKER"),
 		.pre = measure && !dv->emu ? &su->pre : NULL,
+		.early = su->es.pool,
 		/* the measurements */
 		.timeout_s = o->timeout_s > 0 ? o->timeout_s : sp->timeout,
 		.stop = o->stop,
@@ -677,6 +836,8 @@ static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 {
 	struct gs_sweep_opts so;
 	struct gs_sweep_stats ss;
+	/* the sweep's compiles take over from the early ones */
+	early_end(&su->es, 1);
 	sweep_opts(&so, sp, a, o, su, measure, sample);
 	gs_store_sweep_set_status(rs->st, rs->sweep, "running");
 	gs_trace("run: store ready");
@@ -713,7 +874,7 @@ int gs_cmd_run(int argc, char **argv)
 	gs_space_args_init(&a, argc);
 	int rc = parse_options(argc, argv, &a, &o);
 	if (!rc)
-		rc = start_up(&o, &su);
+		rc = start_up(&o, &a, &su);
 	if (rc) {
 		gs_space_args_release(&a);
 		return rc;
@@ -733,6 +894,7 @@ int gs_cmd_run(int argc, char **argv)
 			su.dv.why, su.dv.emu->name);
 	int compiles = !o.dry; /* --compile-only, or measuring */
 	if (compiles && su.nl.rc < 0) {
+		early_end(&su.es, 0);
 		gs_prespawn_cancel(&su.pre);
 		gs_space_args_release(&a);
 		fprintf(stderr, "gsearch: error: %s\n", su.nl.err);
@@ -741,6 +903,7 @@ int gs_cmd_run(int argc, char **argv)
 	gs_trace("run: devices known, NVRTC loaded");
 	struct gs_space *sp = checked_space(&a);
 	if (!sp) {
+		early_end(&su.es, 0);
 		gs_prespawn_cancel(&su.pre);
 		gs_space_args_release(&a);
 		gs_nvrtc_unload(su.nl.n);
@@ -757,6 +920,7 @@ int gs_cmd_run(int argc, char **argv)
 	if (status == GS_EXIT_OK && compiles)
 		status = sweep_and_report(&rs, sp, &a, &o, &su, measure, sample);
 	gs_prespawn_cancel(&su.pre); /* unless the sweep adopted it */
+	early_end(&su.es, 0);
 	gs_space_args_release(&a); /* the workers' setup needed the --set texts */
 	gs_nvrtc_unload(su.nl.n);
 	gs_store_close(rs.st);

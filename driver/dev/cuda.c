@@ -159,7 +159,11 @@ enum { GS_NVML_CLOCK_SM = 1, GS_NVML_TEMPERATURE_GPU = 0 };
 	X(DeviceGetTotalEnergyConsumption, "nvmlDeviceGetTotalEnergyConsumption", int,             \
 	  (nvmlDevice_t, unsigned long long *))                                                    \
 	X(DeviceGetClockInfo, "nvmlDeviceGetClockInfo", int, (nvmlDevice_t, int, unsigned *))      \
-	X(DeviceGetTemperature, "nvmlDeviceGetTemperature", int, (nvmlDevice_t, int, unsigned *))
+	X(DeviceGetTemperature, "nvmlDeviceGetTemperature", int, (nvmlDevice_t, int, unsigned *))   \
+	X(DeviceGetCount, "nvmlDeviceGetCount_v2", int, (unsigned *))                               \
+	X(DeviceGetHandleByIndex, "nvmlDeviceGetHandleByIndex_v2", int, (unsigned, nvmlDevice_t *)) \
+	X(DeviceGetCudaComputeCapability, "nvmlDeviceGetCudaComputeCapability", int,               \
+	  (nvmlDevice_t, int *, int *))
 
 /* The libraries, loaded once per process and never unloaded. */
 static struct {
@@ -279,6 +283,30 @@ static int nvml_ready(void)
 {
 	pthread_once(&nvml.once, nvml_load);
 	return nvml.ok;
+}
+
+int gs_cuda_nvml_arch(char *arch, size_t n)
+{
+	unsigned count = 0;
+	int major = -1, minor = -1;
+	if (!nvml_ready() || !nvml.DeviceGetCount || !nvml.DeviceGetHandleByIndex ||
+	    !nvml.DeviceGetCudaComputeCapability || nvml.DeviceGetCount(&count) != 0 || !count)
+		return -1;
+	/* NVML numbers the devices by PCI bus, CUDA (by default) fastest
+	 * first: only an answer every device gives is the first CUDA device's */
+	for (unsigned i = 0; i < count; i++) {
+		nvmlDevice_t d;
+		int ma, mi;
+		if (nvml.DeviceGetHandleByIndex(i, &d) != 0 ||
+		    nvml.DeviceGetCudaComputeCapability(d, &ma, &mi) != 0)
+			return -1;
+		if (i && (ma != major || mi != minor))
+			return -1;
+		major = ma;
+		minor = mi;
+	}
+	snprintf(arch, n, "sm_%d%d", major, minor);
+	return 0;
 }
 
 /* Error classes.  Sticky: the CUDA documentation says the process is left

@@ -168,5 +168,10 @@ int gs_cuda_classify(int result, enum gs_cuda_call call);
  * gs_dev_cuda.open (which then finds it made); errors are left for open to
  * report.  Thread-safe. */
 void gs_cuda_prewarm(int ordinal);
+/* The architecture ("sm_90") every GPU of the host has, from NVML: without
+ * initializing CUDA or making a context, so a run can compile before its
+ * devices are known.  0, or -1 when NVML is missing, sees no GPU, or the
+ * GPUs differ (NVML's order need not be CUDA's).  Thread-safe. */
+int gs_cuda_nvml_arch(char *arch, size_t n);
 
 #endif

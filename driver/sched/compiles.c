@@ -15,8 +15,12 @@
 static void work_cb(uv_work_t *req)
 {
 	struct job *j = req->data;
-	/* a time limit needs a process to stop, even for one job */
+	/* compiled before the sweep (early.h), or being compiled: waited for
+	 * here, on this thread, while the loop goes on */
 	const struct gs_sweep_opts *o = j->pl->o;
+	if (j->early && gs_early_take(o->early, j->v.hash, &j->b))
+		return;
+	/* a time limit needs a process to stop, even for one job */
 	gs_compile_variant(j->pl->nvrtc, &j->v, 1, o->jobs > 1 || o->compile_timeout_s > 0,
 			   o->compile_timeout_s, &j->b);
 }
@@ -127,6 +131,9 @@ static void after_cb_body(uv_work_t *req)
 	gs_pipe_pump(pl);
 	if (pl->src_done && !pl->cc.nwindow && !pl->cc.inflight && !pl->cc.released) {
 		gs_trace("sweep: compiles done");
+		/* an early compile the sweep did not need may still be running
+		 * in a compile server about to be released */
+		gs_early_join(pl->o->early);
 		gs_isolate_release();
 		pl->cc.released = 1;
 	}
@@ -143,6 +150,15 @@ static void add_waiter(struct job *j, int64_t idx, const char *ident, char *para
 	j->idx[j->nidx++] = idx;
 }
 
+/* Whether window entry a goes before b: a variant compiled early (early.h)
+ * first, its thread only waits for it; then the longest predicted. */
+static int before(const struct job *a, const struct job *b)
+{
+	if (a->early != b->early)
+		return a->early;
+	return a->cost > b->cost;
+}
+
 /* Start compiles while threads are free and the devices want more: the
  * variant of the window predicted to compile longest first. */
 void gs_compiles_start(struct pipeline *pl)
@@ -151,7 +167,7 @@ void gs_compiles_start(struct pipeline *pl)
 	       (!pl->nworkers || pl->rq.n < pl->rq.max)) {
 		size_t best = 0;
 		for (size_t i = 1; i < pl->cc.nwindow; i++)
-			if (pl->cc.window[i].cost > pl->cc.window[best].cost)
+			if (before(&pl->cc.window[i], &pl->cc.window[best]))
 				best = i;
 		struct job *j = NULL;
 		for (size_t i = 0; i < pl->cc.njobs && !j; i++)
@@ -200,6 +216,7 @@ void gs_compiles_add(struct pipeline *pl, struct gs_variant *v, int64_t idx, con
 	j->pos = gs_xmalloc((pl->sp->nparams + 1) * sizeof(*j->pos));
 	memcpy(j->pos, pos, pl->sp->nparams * sizeof(*j->pos));
 	j->cost = is_base ? INFINITY : gs_corder_predict(cc->order, j->pos);
+	j->early = gs_early_has(pl->o->early, j->v.hash);
 	add_waiter(j, idx, ident, params);
 }
 

@@ -5,7 +5,8 @@
  *              routes each to the store, the compiles or the ready queue,
  *              and ends the sweep
  *   compiles.c variants waiting for a compile thread (the window) and on
- *              one (the jobs), on libuv's thread pool
+ *              one (the jobs), on libuv's thread pool; those compiled
+ *              before the sweep (early.c) are adopted there
  *   readyq.c   configurations compiled and waiting for a device
  *   workers.c  the device worker processes: start, adopt, replace, time
  *              out; the protocol's frames (proto.h) both ways
@@ -26,6 +27,7 @@
 #include "gen/variant.h"
 #include "space/load.h"
 #include "sched/compile.h"
+#include "sched/early.h"
 #include "sched/ident.h"
 #include "sched/order.h"
 #include "sched/source.h"
@@ -48,6 +50,7 @@ struct job {
 	size_t nidx, capidx, capparams, capidents;
 	size_t *pos;  /* the first configuration's value indices, for the predictor */
 	double cost;  /* predicted, when it entered the window */
+	int early;    /* compiled or compiling before the sweep (early.h) */
 };
 
 struct compiles {

@@ -269,7 +269,15 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	uv_run(&pl.loop, UV_RUN_DEFAULT);
 	gs_trace("sweep: loop over");
 	uv_loop_close(&pl.loop);
+	gs_early_join(o->early); /* its threads' compile servers go too */
 	gs_isolate_shutdown();
+	if (o->early) {
+		size_t started, taken;
+		gs_early_counts(o->early, &started, &taken);
+		char *t = gs_xasprintf("sweep: %zu early compiles adopted (of %zu)", taken, started);
+		gs_trace(t);
+		free(t);
+	}
 	if (getenv("GSEARCH_PROFILE"))
 		fprintf(stderr, "gsearch: supervisor profile: %lu compiles stored, %.3f ms each; "
 			"%lu results handled, %.3f ms each\n", pl.prof.compiled,

@@ -15,6 +15,7 @@
 #include "dev/stoprule.h"
 #include "gen/gen.h"
 #include "space/space.h"
+#include "sched/early.h"
 #include "sched/prespawn.h"
 #include "sched/source.h"
 #include "store/store.h"
@@ -46,6 +47,8 @@ struct gs_sweep_opts {
 	int remeasure;            /* take no result of another sweep (sched/ident.h) */
 	const char *worker_cmd;   /* test hook: program run as the worker (default: this binary) */
 	struct gs_prespawned *pre; /* a worker already started for one GPU (prespawn.h), or NULL */
+	struct gs_early *early;   /* compiles started before the sweep, stopped (early.h), or
+				   * NULL; the caller frees it after the sweep */
 	struct gs_sched_source *source;  /* where the configurations come from (source.h); NULL: the
 				   * enumeration of shard_i of shard_n.  The sweep releases it. */
 };
