@@ -28,6 +28,7 @@ int gs_cmd_worker(int argc, char **argv);
 int gs_cmd_query(int argc, char **argv);
 int gs_cmd_merge(int argc, char **argv); extern const char gs_help_merge[];
 int gs_cmd_import(int argc, char **argv); extern const char gs_help_import[];
+int gs_cmd_replay(int argc, char **argv); extern const char gs_help_replay[];
 extern const char gs_help_query[];
 int gs_cmd_show(int argc, char **argv); extern const char gs_help_show[];
 extern const char gs_help_worker[];

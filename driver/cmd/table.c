@@ -22,6 +22,7 @@ static const struct gs_cmd commands[] = {
 	{ "query", gs_cmd_query, "report on a store: summary, top, pareto, compare, ...", gs_help_query, 0 },
 	{ "show", gs_cmd_show, "one configuration of a store in full", gs_help_show, 0 },
 	{ "import", gs_cmd_import, "read a Kernel Tuner cache file into a sweep of a store", gs_help_import, 0 },
+	{ "replay", gs_cmd_replay, "run search strategies against a recorded sweep or a cache", gs_help_replay, 0 },
 	{ "merge", gs_cmd_merge, "merge the stores of a sweep's shards into one", gs_help_merge, 0 },
 	{ "help", gs_cmd_help, "show help for a command", gs_help_help, 0 },
 	{ "compile-server", gs_cmd_compile_server, "", gs_help_compile_server, 1 },

@@ -1,0 +1,107 @@
+/* pils.c — prior-guided iterated local search: the prior's GS_PILS_TOP
+ * favourites are measured, then the ILS engine (ils.h) descends from the
+ * best of them through its Hamming neighbours in the prior's order
+ * (fastest predicted first; those it predicts within 1% of the current
+ * point, a knob that device did not care about, last); at the first local
+ * optimum the prior has said what it can, and the search goes on as plain
+ * `ils`, everything measured kept.
+ *
+ * Why: a prior from a similar device ranks the space well but not exactly
+ * -- the optimum of one GPU is rarely the other's, but it is usually a few
+ * knob changes away (on Kernel Tuner's GEMM caches, 2 to 4 from the other
+ * GPU's best).  Measuring in the prior's order wastes evaluations on the
+ * prior's near-ties far from the true optimum; one descent from the prior's
+ * best through the neighbours it likes most reaches the optimum's basin at
+ * once.  Past that descent, trusting the prior longer was measured to cost
+ * more than it gains whenever the prior misleads in the details (another
+ * vendor; or the same vendor with another memory system), and plain ILS
+ * restarts explore where the prior would not look.
+ *
+ * A prior that is plainly wrong must cost little: the contrast test of
+ * strat.h (GS_PCHECK_PROBES probes from the prior's slower half against the
+ * first picks) drops it even before the first descent ends. */
+#include "search/ils.h"
+#include "search/strategy.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "util/util.h"
+
+/* The prior's favourites measured before the descent starts from the best
+ * of them: a prior's first choice is often one of a few near-ties, and
+ * on a small space or a close device one of them is the optimum. */
+#define GS_PILS_TOP 3
+
+struct pils {
+	struct gs_ils e;
+	struct gs_pcheck check;
+	size_t top;
+};
+
+
+static void *pils_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
+{
+	struct pils *p = gs_xcalloc(1, sizeof *p);
+	gs_ils_init(&p->e, sp, prior, seed);
+	p->e.unguide_at_optimum = 1;
+	gs_pcheck_init(&p->check, prior, &p->e.rng);
+	return p;
+}
+
+static long pils_propose(void *st, size_t *out, size_t max)
+{
+	struct pils *p = st;
+	size_t k = 0;
+	while (k < max) {
+		long c = gs_pcheck_probe(&p->check, &p->e.t);
+		if (c >= 0) {
+			out[k++] = (size_t)c;
+			continue;
+		}
+		long got;
+		if (p->top < GS_PILS_TOP && p->e.next_order < p->e.t.sp->n &&
+		    !isnan(p->e.guide ? p->e.guide->time_ms[p->e.order[p->e.next_order]] : NAN)) {
+			size_t c = p->e.order[p->e.next_order++];
+			p->top++;
+			if (p->e.t.state[c] != GS_T_NEW)
+				continue;
+			gs_track_propose(&p->e.t, c);
+			out[k] = c;
+			got = 1;
+		} else {
+			/* the descent starts from the best measured */
+			if (p->top < GS_PILS_TOP)
+				p->top = GS_PILS_TOP;
+			if (p->e.t.npending && p->e.cur < 0 && !p->e.started)
+				return k ? (long)k : 0;
+			got = gs_ils_propose(&p->e, out + k, 1);
+		}
+		if (got <= 0)
+			return k ? (long)k : got;
+		gs_pcheck_picked(&p->check, out[k]);
+		k++;
+	}
+	return (long)k;
+}
+
+static void pils_observe(void *st, size_t cfg, double time_ms)
+{
+	struct pils *p = st;
+	gs_ils_observe(&p->e, cfg, time_ms);
+	if (gs_pcheck_update(&p->check, &p->e.t))
+		gs_ils_unguide(&p->e);
+}
+
+static void pils_free(void *st)
+{
+	struct pils *p = st;
+	gs_ils_release(&p->e);
+	gs_pcheck_release(&p->check);
+	free(p);
+}
+
+const struct gs_strategy_ops gs_strategy_pils = {
+	"pils", "local search from the prior's best, neighbours in the prior's order", GS_PRIOR_NEEDED,
+	pils_new, pils_propose, pils_observe, pils_free,
+};
