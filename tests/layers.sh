@@ -28,7 +28,8 @@ gen
 dev
 store
 interop
-sched query search
+search
+sched query
 cmd
 main
 '

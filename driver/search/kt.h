@@ -4,6 +4,6 @@
 #ifndef GS_SEARCH_KT_H
 #define GS_SEARCH_KT_H
 
-#include "store/ktcache.h"
+#include "interop/ktcache.h"
 
 #endif
