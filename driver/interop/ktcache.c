@@ -41,6 +41,18 @@ int gs_kt_outcome_fits(const char *failure, const char *status)
 	return 0;
 }
 
+int gs_kt_key_part(struct gs_buf *b, json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_INTEGER: gs_buf_put_int(b, json_integer_value(v)); return 0;
+	case JSON_REAL: gs_float_repr(b, json_real_value(v)); return 0;
+	case JSON_TRUE: gs_buf_puts(b, "True"); return 0;
+	case JSON_FALSE: gs_buf_puts(b, "False"); return 0;
+	case JSON_STRING: gs_buf_puts(b, json_string_value(v)); return 0;
+	default: return -1;
+	}
+}
+
 /* The whole file, gunzipped when it is gzip'd (zlib reads a plain file as
  * it is).  Published caches reach hundreds of megabytes, so no limit. */
 static int slurp(const char *path, struct gs_buf *text, struct gs_buf *err)

@@ -73,4 +73,8 @@ struct gs_ktcache {
 int gs_ktcache_load(const char *path, struct gs_ktcache *c, struct gs_buf *err);
 void gs_ktcache_release(struct gs_ktcache *c);
 
+/* Python's str() of a parameter value as a cache key spells it: 32, 1.5,
+ * True, text bare.  0, or -1 for a value no key can hold (an object). */
+int gs_kt_key_part(struct gs_buf *b, struct json_t *v);
+
 #endif
