@@ -754,19 +754,16 @@ static struct gs_sched_source *search_source(struct run_store *rs, const struct 
 	return gs_sched_source_search(sp, rs->st, rs->sweep, &sr, si);
 }
 
-/* "search random (seed 1), budget 10: 10 of 120 valid configurations
- * evaluated, 7 measured" */
+/* "search   random (seed 1), budget 10: 10 of 40 valid configurations
+ * evaluated, 10 measured now" */
 static void search_report(const struct gs_sweep_stats *ss, const struct run_opts *o,
 			  const struct gs_search_info *si)
 {
-	printf("search   %s (seed %llu%s%s), budget ", o->strategy->name, o->seed,
-	       o->prior ? ", prior " : "", o->prior ? o->prior : "");
-	if (si->budget_s > 0)
-		printf("%g s", si->budget_s);
-	else if (si->budget_n < si->valid)
-		printf("%zu", si->budget_n);
-	else
-		printf("all");
+	printf("search   %s (seed %llu%s%s), budget %s", o->strategy->name, o->seed,
+	       o->prior ? ", prior " : "", o->prior ? o->prior : "", o->budget ? o->budget : "all");
+	/* a share of the space, or of a count among shards */
+	if (o->budget && si->budget_s <= 0 && strtoull(o->budget, NULL, 10) != si->budget_n)
+		printf(" = %zu", si->budget_n);
 	printf(": %llu of %zu valid configurations evaluated, %llu measured now\n",
 	       (unsigned long long)ss->configs, si->valid, (unsigned long long)ss->measured);
 }
