@@ -175,7 +175,16 @@ static int search_next(struct gs_sched_source *src, struct gs_candidate *out, si
 	}
 }
 
-/* The shard's valid configurations as a search space; -1 after printing why. */
+static void enum_report(const struct gs_enum *e)
+{
+	struct gs_diag d = GS_DIAG_INIT;
+	gs_enum_report(e, &d);
+	gs_diag_print(&d, stderr);
+	gs_diag_release(&d);
+}
+
+/* The shard's valid configurations as a search space, each with its value
+ * positions in s->pos; -1 after printing why. */
 static int materialise(struct source_search *s, uint64_t shard_i, uint64_t shard_n)
 {
 	const struct gs_space *sp = s->sp;
@@ -186,12 +195,15 @@ static int materialise(struct source_search *s, uint64_t shard_i, uint64_t shard
 	int rc = gs_sspace_init(&s->ss, params, &err);
 	json_decref(params);
 	gs_sweepid_release(&sid);
+	if (rc < 0) {
+		fprintf(stderr, "gsearch: error: the search space: %s\n", gs_buf_str(&err));
+		gs_buf_release(&err);
+		return -1;
+	}
 	struct gs_enum e;
 	size_t cap = 0, n = 0;
-	if (rc == 0 && gs_enum_init(&e, sp, shard_i, shard_n) < 0)
-		rc = -2;
-	int r = 0;
-	while (rc == 0 && (r = gs_enum_next(&e)) > 0) {
+	int r = gs_enum_init(&e, sp, shard_i, shard_n);
+	while (r >= 0 && (r = gs_enum_next(&e)) > 0) {
 		gs_buf_reset(&cj);
 		gs_config_json(sp, e.env, &cj);
 		json_t *obj = json_loads(gs_buf_str(&cj), 0, NULL);
@@ -200,6 +212,8 @@ static int materialise(struct source_search *s, uint64_t shard_i, uint64_t shard
 		if (c == -2)
 			continue; /* the same values twice: one configuration to a strategy */
 		if (c < 0) {
+			fprintf(stderr, "gsearch: error: the search space: configuration %llu: %s\n",
+				(unsigned long long)e.index, gs_buf_str(&err));
 			rc = -1;
 			break;
 		}
@@ -211,20 +225,14 @@ static int materialise(struct source_search *s, uint64_t shard_i, uint64_t shard
 			s->pos[n * sp->nparams + k] = (uint32_t)e.pos[k];
 		n++;
 	}
-	if (r < 0 || rc == -2) {
-		struct gs_diag d = GS_DIAG_INIT;
-		gs_enum_report(&e, &d);
-		gs_diag_print(&d, stderr);
-		gs_diag_release(&d);
+	if (r < 0) {
+		enum_report(&e);
 		rc = -1;
-	} else if (rc < 0) {
-		fprintf(stderr, "gsearch: error: the search space: %s\n", gs_buf_str(&err));
 	}
-	if (rc != -2 || r < 0)
-		gs_enum_release(&e);
+	gs_enum_release(&e);
 	gs_buf_release(&err);
 	gs_buf_release(&cj);
-	return rc < 0 ? -1 : 0;
+	return rc;
 }
 
 struct gs_sched_source *gs_sched_source_search(const struct gs_space *sp, struct gs_store *st,
