@@ -306,7 +306,9 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		return GS_EXIT_USAGE;
 	if (o->dry && o->compile_only)
 		return gs_usage_error("run", "--dry-run and --compile-only exclude each other");
-	if ((o->prior || o->budget) && !o->strategy)
+	if (o->prior && !o->strategy)
+		return gs_usage_error("run", "--prior needs --strategy: one that uses it");
+	if (o->budget && !o->strategy)
 		o->strategy = &gs_strategy_exhaustive;
 	if (o->strategy && o->strategy->prior == GS_PRIOR_NEEDED && !o->prior)
 		return gs_usage_error("run", "strategy '%s' needs --prior", o->strategy->name);
