@@ -16,7 +16,7 @@ const char gs_help_query[] =
 	"usage: gsearch query [DB] REPORT [--sweep ID|latest] [--where EXPR] [--csv|--json]\n"
 	"         REPORT: summary | top [-n N] [--by FIELD] | pareto --min FIELD --max FIELD ...\n"
 	"                 | compare [--sweeps A,B] | sensitivity PARAM\n"
-	"                 | export --csv|--json|--t4|--kt-cache\n"
+	"                 | export --csv|--json|--t4|--kt-cache | progress\n"
 	"\n"
 	"Reports on a store written by `gsearch run` (DB; default: the newest\n"
 	"results/*.db):\n"
@@ -37,6 +37,9 @@ const char gs_help_query[] =
 	"  export       every configuration with its outcome and figures, as CSV, JSON,\n"
 	"               T4 (the auto-tuning community's results format) or a Kernel\n"
 	"               Tuner cache file (which its simulation mode replays)\n"
+	"  progress     the best so far against evaluations (results in the order they\n"
+	"               were stored) and elapsed time: each improvement, or with --csv\n"
+	"               every evaluation; how much of the space was evaluated\n"
 	"\n"
 	"Fields are the parameters, time_ms min_ms iqr_ms reps ci_lo_ms ci_hi_ms ci_pct\n"
 	"runs warmups timed_ms registers (regs) static_smem (smem) local_bytes\n"
@@ -51,7 +54,7 @@ const char gs_help_query[] =
 	"                     registers <= 32'; one whose field is empty is left out\n"
 	"  --csv, --json      for scripts, instead of a table\n"
 	"  --plot FILE        also draw FILE.png or FILE.svg with gnuplot (top, pareto,\n"
-	"                     sensitivity)\n"
+	"                     sensitivity, progress)\n"
 	"  -n N               rows of `top` (default 10)\n"
 	"  --by FIELD         rank `top` (default time_ms) or measure `sensitivity` by it\n"
 	"  --asc, --desc      the order of --by (default: lower first, but higher first\n"
@@ -63,7 +66,7 @@ const char gs_help_query[] =
 	"  -h, --help         this help\n";
 
 static const char *const reports[] = { "summary", "top",         "pareto", "compare",
-				       "sensitivity", "export" };
+				       "sensitivity", "export", "progress" };
 
 static int is_report(const char *s)
 {
@@ -234,7 +237,7 @@ static int query(int argc, char **argv, int check_only)
 	const char *what = pos[0];
 	if (!is_report(what)) {
 		gs_usage_error("query", "unknown report '%s' (summary, top, pareto, compare, "
-					"sensitivity, export)", what);
+					"sensitivity, export, progress)", what);
 		goto out;
 	}
 	int sens = !strcmp(what, "sensitivity");
@@ -262,7 +265,9 @@ static int query(int argc, char **argv, int check_only)
 		{ sweeps != NULL, "--sweeps", " compare " },
 		{ t4, "--t4", " export " },
 		{ kt, "--kt-cache", " export " },
-		{ q.plot != NULL, "--plot", " top pareto sensitivity " },
+		{ q.plot != NULL, "--plot", " top pareto sensitivity progress " },
+		{ json, "--json", " summary top pareto compare sensitivity export " },
+		{ q.where != NULL, "--where", " summary top pareto compare sensitivity export " },
 	};
 	for (size_t i = 0; i < GS_ARRAY_SIZE(fit); i++) {
 		char word[32];
@@ -319,6 +324,8 @@ static int query(int argc, char **argv, int check_only)
 		rc = sweeps ? gs_query_compare_sweeps(&q, sa, sb) : gs_query_compare(&q);
 	else if (sens)
 		rc = gs_query_sensitivity(&q, pos[1], by);
+	else if (!strcmp(what, "progress"))
+		rc = gs_query_progress(&q);
 	else if (kt)
 		rc = gs_query_export_kt(&q);
 	else

@@ -7,6 +7,7 @@
 #include "dev/dev.h"
 #include "sched/configs.h"
 #include "sched/prespawn.h"
+#include "sched/source_search.h"
 #include "sched/sweep.h"
 #include "sched/sweepid.h"
 #include <sqlite3.h>
@@ -27,7 +28,8 @@ const char gs_help_run[] =
 	"                   [--timeout S] [--setup-timeout S] [--compile-timeout S]\n"
 	"                   [--precision P] [--max-time S] [--focus F|off]\n"
 	"                   [--flush-l2] [--remeasure] [--quiet] [--db FILE] [--shard I/N]\n"
-	"                   [--threads N] [--emu-sample N] [--set NAME=VALUE]... [--emu] SPACE\n"
+	"                   [--threads N] [--emu-sample N] [--set NAME=VALUE]... [--emu]\n"
+	"                   [--strategy S] [--budget B] [--prior P] [--seed N] SPACE\n"
 	"\n"
 	"Measures every valid configuration of SPACE: compiles its variant through\n"
 	"NVRTC (on N threads, ahead of the devices), runs it on one worker process\n"
@@ -84,6 +86,14 @@ const char gs_help_run[] =
 	"  --emu             use the problems' emulator sizes only (emulated devices always\n"
 	"                    validate at those; with --emu they time there too)\n"
 	GS_HELP_T1_GRID
+	"  --strategy S      measure what search strategy S proposes, not every\n"
+	"                    configuration (`gsearch help replay` lists them)\n"
+	"  --budget B        evaluations (500), a share of the valid configurations\n"
+	"                    (2%), or wall time (30s, 90m, 2h); a count is shared among\n"
+	"                    the shards.  Results already stored count, unmeasured:\n"
+	"                    a larger budget extends the search\n"
+	"  --prior P         predictions for the strategy: sweep:STORE[#ID] or kt:FILE\n"
+	"  --seed N          the strategy's seed (default 1)\n"
 	"  -h, --help        this help\n";
 
 static int store_fail(struct gs_store *st, const char *what)
@@ -101,6 +111,11 @@ struct run_opts {
 	double timeout_s, setup_timeout_s, compile_timeout_s;
 	const char *db, *device, *arch;
 	char archbuf[16];
+	/* a search under a budget (sched/source_search.h): none without
+	 * --strategy and --budget */
+	const struct gs_strategy_ops *strategy;
+	const char *budget, *prior;
+	unsigned long long seed;
 };
 
 /* A finite number in [lo, hi]: 0, or -1. */
@@ -116,7 +131,45 @@ static int number_in(const char *text, double lo, double hi, double *out)
 }
 
 /* long-only: every letter may already be taken by the shared GS_OPT_* */
-enum { OPT_SAMPLE = 1000 };
+enum { OPT_SAMPLE = 1000, OPT_STRATEGY, OPT_BUDGET, OPT_PRIOR, OPT_SEED };
+
+/* --strategy, --budget, --prior, --seed: 1, or -1 after a usage error. */
+static int search_option(struct run_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_STRATEGY:
+		if ((o->strategy = gs_strategy_find(arg)))
+			return 1;
+		size_t n;
+		const struct gs_strategy_ops *const *t = gs_strategy_table(&n);
+		struct gs_buf b = GS_BUF_INIT;
+		for (size_t i = 0; i < n; i++)
+			gs_buf_printf(&b, "%s%s", i ? ", " : "", t[i]->name);
+		gs_usage_error("run", "unknown strategy '%s' (strategies: %s)", arg, gs_buf_str(&b));
+		gs_buf_release(&b);
+		return -1;
+	case OPT_BUDGET:
+		if (gs_search_budget_ok(arg) < 0)
+			return (gs_usage_error("run", "--budget wants N, P%% or a time (90s, 90m, 2h), "
+					       "not '%s'", arg), -1);
+		o->budget = arg;
+		return 1;
+	case OPT_PRIOR:
+		if (!strncmp(arg, "emu", 3) || !strcmp(arg, "static"))
+			return (gs_usage_error("run", "--prior %s is not available live yet; "
+					       "sweep:STORE[#ID] and kt:FILE are", arg), -1);
+		o->prior = arg;
+		return 1;
+	default: {
+		char *end;
+		errno = 0;
+		o->seed = strtoull(arg, &end, 10);
+		if (end == arg || *end || errno || *arg == '-')
+			return (gs_usage_error("run", "--seed needs a number, not '%s'", arg), -1);
+		return 1;
+	}
+	}
+}
 
 /* 0, or GS_EXIT_USAGE after printing why. */
 static int parse_options(int argc, char **argv, struct gs_space_args *a, struct run_opts *o)
@@ -132,7 +185,11 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		{ "focus", required_argument, NULL, 'F' }, { "setup-timeout", required_argument, NULL, 'U' },
 		{ "compile-timeout", required_argument, NULL, 'C' },
 		{ "remeasure", no_argument, NULL, 'R' },
-		{ "emu-sample", required_argument, NULL, OPT_SAMPLE }, { NULL, 0, NULL, 0 },
+		{ "emu-sample", required_argument, NULL, OPT_SAMPLE },
+		{ "strategy", required_argument, NULL, OPT_STRATEGY },
+		{ "budget", required_argument, NULL, OPT_BUDGET },
+		{ "prior", required_argument, NULL, OPT_PRIOR },
+		{ "seed", required_argument, NULL, OPT_SEED }, { NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
@@ -141,6 +198,7 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 	o->setup_timeout_s = 600;
 	o->sample = -1;
 	o->compile_timeout_s = 300;
+	o->seed = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -234,6 +292,9 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 			o->jobs = (unsigned)v;
 			break;
 		}
+		case OPT_STRATEGY: case OPT_BUDGET: case OPT_PRIOR: case OPT_SEED:
+			r = search_option(o, c, optarg);
+			break;
 		default:
 			r = (gs_option_error("run", c, argv), -1);
 		}
@@ -245,6 +306,12 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		return GS_EXIT_USAGE;
 	if (o->dry && o->compile_only)
 		return gs_usage_error("run", "--dry-run and --compile-only exclude each other");
+	if (o->prior && !o->strategy)
+		return gs_usage_error("run", "--prior needs --strategy: one that uses it");
+	if (o->budget && !o->strategy)
+		o->strategy = &gs_strategy_exhaustive;
+	if (o->strategy && o->strategy->prior == GS_PRIOR_NEEDED && !o->prior)
+		return gs_usage_error("run", "strategy '%s' needs --prior", o->strategy->name);
 
 	if (!o->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -829,6 +896,39 @@ static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const 
 		       ss->restart_s);
 }
 
+/* The strategy as the sweep's source: its window of proposals awaiting
+ * results is what keeps the compile threads and the devices busy, and a
+ * number of the options, not of timing.  NULL after printing why. */
+static struct gs_sched_source *search_source(struct run_store *rs, const struct gs_space *sp,
+					     const struct gs_space_args *a, const struct run_opts *o,
+					     const struct gs_sweep_opts *so, struct gs_search_info *si)
+{
+	struct gs_search_opts sr = {
+		.strategy = o->strategy,
+		.budget = o->budget,
+		.prior = o->prior,
+		.seed = o->seed,
+		.window = o->jobs + so->ngpus,
+		.shard_i = a->shard_i,
+		.shard_n = a->shard_n,
+	};
+	return gs_sched_source_search(sp, rs->st, rs->sweep, &sr, si);
+}
+
+/* "search   random (seed 1), budget 10: 10 of 40 valid configurations
+ * evaluated, 10 measured now" */
+static void search_report(const struct gs_sweep_stats *ss, const struct run_opts *o,
+			  const struct gs_search_info *si)
+{
+	printf("search   %s (seed %llu%s%s), budget %s", o->strategy->name, o->seed,
+	       o->prior ? ", prior " : "", o->prior ? o->prior : "", o->budget ? o->budget : "all");
+	/* a share of the space, or of a count among shards */
+	if (o->budget && si->budget_s <= 0 && strtoull(o->budget, NULL, 10) != si->budget_n)
+		printf(" = %zu", si->budget_n);
+	printf(": %llu of %zu valid configurations evaluated, %llu measured now\n",
+	       (unsigned long long)ss->configs, si->valid, (unsigned long long)ss->measured);
+}
+
 /* Compiles (and, measuring, measures) the sweep; its exit status. */
 static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 			    const struct gs_space_args *a, const struct run_opts *o,
@@ -839,6 +939,9 @@ static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 	/* the sweep's compiles take over from the early ones */
 	early_end(&su->es, 1);
 	sweep_opts(&so, sp, a, o, su, measure, sample);
+	struct gs_search_info si = { 0 };
+	if (o->strategy && !(so.source = search_source(rs, sp, a, o, &so, &si)))
+		return GS_EXIT_ERRORS;
 	gs_store_sweep_set_status(rs->st, rs->sweep, "running");
 	gs_trace("run: store ready");
 	int crc = gs_sweep_run(sp, su->nl.n, rs->st, rs->sweep, &so, &ss);
@@ -849,6 +952,8 @@ static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 						     : measure ? "done" : "created");
 	long long results = 0, ok = 0;
 	report(&ss, rs, sp, o, su, measure, &results, &ok);
+	if (o->strategy)
+		search_report(&ss, o, &si);
 	gs_sweep_stats_release(&ss);
 	if (ss.interrupted)
 		return 128 + ss.interrupted;

@@ -237,6 +237,8 @@ enum gs_qexport { GS_QX_CSV, GS_QX_JSON, GS_QX_T4 };
 int gs_query_export(struct gs_query *q, enum gs_qexport how);
 /* `query export --kt-cache`: the sweep as a Kernel Tuner cache file. */
 int gs_query_export_kt(struct gs_query *q);
+/* `query progress`: the best so far against evaluations and time. */
+int gs_query_progress(struct gs_query *q);
 
 /* What every export starts with: the sweep, its --where filter, and *want
  * listing every field (the caller frees it).  0, or 1 after the error was
