@@ -428,8 +428,11 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 		}
 		snprintf(dv->ident, sizeof dv->ident, "cuda %s sm_%d%d", info.name, info.cc_major,
 			 info.cc_minor);
+		char host_arch[16];
+		snprintf(host_arch, sizeof host_arch, "sm_%d%d", info.cc_major, info.cc_minor);
+		gs_cuda_arch_remember(host_arch);
 		if (!o->arch) {
-			snprintf(o->archbuf, sizeof o->archbuf, "sm_%d%d", info.cc_major, info.cc_minor);
+			snprintf(o->archbuf, sizeof o->archbuf, "%s", host_arch);
 			o->arch = o->archbuf;
 		}
 	}
@@ -572,7 +575,7 @@ static int early_compile(struct early_start *es)
 		snprintf(arch, sizeof arch, "%s", guess);
 	else if (fake && atoi(fake) > 0)
 		snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "sm_90");
-	else if (gs_cuda_nvml_arch(arch, sizeof arch) < 0)
+	else if (gs_cuda_arch_guess(arch, sizeof arch) < 0 && gs_cuda_nvml_arch(arch, sizeof arch) < 0)
 		return 0; /* no GPU to be seen: the run goes on as without this */
 	else if (o->arch)
 		snprintf(arch, sizeof arch, "%s", o->arch);

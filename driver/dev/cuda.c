@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
@@ -307,6 +309,75 @@ int gs_cuda_nvml_arch(char *arch, size_t n)
 	}
 	snprintf(arch, n, "sm_%d%d", major, minor);
 	return 0;
+}
+
+/* The file a run leaves the host's architecture in, for the next run's
+ * early compiles: $XDG_CACHE_HOME/gsearch/arch, else ~/.cache/gsearch/arch.
+ * 0, or -1 when there is no home to put it in. */
+static int arch_file(char *path, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int len;
+	if (xdg && *xdg)
+		len = snprintf(path, n, "%s/gsearch/arch", xdg);
+	else if (home && *home)
+		len = snprintf(path, n, "%s/.cache/gsearch/arch", home);
+	else
+		return -1;
+	return len > 0 && (size_t)len < n ? 0 : -1;
+}
+
+int gs_cuda_arch_guess(char *arch, size_t n)
+{
+	char path[4096], buf[16];
+	/* no driver's device node: no GPU, whatever an old file says */
+	if (access("/dev/nvidiactl", F_OK) != 0 || arch_file(path, sizeof path) < 0)
+		return -1;
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t got = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[got] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	if (strncmp(buf, "sm_", 3) || strlen(buf) < 5 || strlen(buf) >= n ||
+	    strspn(buf + 3, "0123456789") != strlen(buf + 3))
+		return -1;
+	snprintf(arch, n, "%s", buf);
+	return 0;
+}
+
+void gs_cuda_arch_remember(const char *arch)
+{
+	char path[4096], old[16] = "", tmp[4200];
+	if (arch_file(path, sizeof path) < 0)
+		return;
+	FILE *f = fopen(path, "r");
+	if (f) {
+		size_t got = fread(old, 1, sizeof old - 1, f);
+		old[got] = 0;
+		old[strcspn(old, "\n")] = 0;
+		fclose(f);
+		if (!strcmp(old, arch))
+			return; /* the common case: nothing written */
+	}
+	/* the folders, then a whole file renamed into place: a run that reads
+	 * it meanwhile sees the old answer or the new, never half of one */
+	char *slash = strrchr(path, '/');
+	*slash = 0;
+	char *mid = strrchr(path, '/');
+	*mid = 0;
+	mkdir(path, 0755);
+	*mid = '/';
+	mkdir(path, 0755);
+	*slash = '/';
+	snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid());
+	if (!(f = fopen(tmp, "w")))
+		return;
+	int bad = fprintf(f, "%s\n", arch) < 0;
+	bad |= fclose(f) != 0;
+	if (bad || rename(tmp, path) != 0)
+		unlink(tmp);
 }
 
 /* Error classes.  Sticky: the CUDA documentation says the process is left

@@ -173,5 +173,12 @@ void gs_cuda_prewarm(int ordinal);
  * devices are known.  0, or -1 when NVML is missing, sees no GPU, or the
  * GPUs differ (NVML's order need not be CUDA's).  Thread-safe. */
 int gs_cuda_nvml_arch(char *arch, size_t n);
+/* The architecture the last run on this host found (gs_cuda_arch_remember),
+ * where the driver's device node exists: a guess for compiling before CUDA
+ * is up, read in microseconds where NVML takes a tenth of a second.  A wrong
+ * guess only costs compiles no configuration asks for.  0, or -1. */
+int gs_cuda_arch_guess(char *arch, size_t n);
+/* Keeps arch for the next run's guess (written only when it changed). */
+void gs_cuda_arch_remember(const char *arch);
 
 #endif

@@ -2,10 +2,12 @@
  * compiled is handed over whole and once, and a guess of another
  * architecture matches no variant of the sweep. */
 #define _GNU_SOURCE
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "dev/dev.h"
 #include "nvrtc.h"
 #include "gen/variant.h"
 #include "sched/compile.h"
@@ -173,4 +175,35 @@ START_TEST(test_other_arch_only_wastes)
 }
 END_TEST
 
-GS_TEST_MAIN(test_adopted_whole_and_once, test_other_arch_only_wastes)
+/* The host's architecture is kept for the next run's guess, in its own
+ * folder under XDG_CACHE_HOME, and a second run with the same answer leaves
+ * the file as it is. */
+START_TEST(test_arch_remembered)
+{
+	char dir[] = "/tmp/gs-arch-XXXXXX", path[128], buf[32] = "";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("XDG_CACHE_HOME", dir, 1);
+	gs_cuda_arch_remember("sm_90");
+	snprintf(path, sizeof path, "%s/gsearch/arch", dir);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	fclose(f);
+	ck_assert_str_eq(buf, "sm_90\n");
+	gs_cuda_arch_remember("sm_80");
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+	fclose(f);
+	ck_assert_str_eq(buf, "sm_80\n");
+	/* no device node here: no guess, whatever the file says */
+	char arch[16];
+	if (access("/dev/nvidiactl", F_OK) != 0)
+		ck_assert_int_eq(gs_cuda_arch_guess(arch, sizeof arch), -1);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/gsearch", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+END_TEST
+
+GS_TEST_MAIN(test_adopted_whole_and_once, test_other_arch_only_wastes, test_arch_remembered)
