@@ -575,6 +575,8 @@ static int early_compile(struct early_start *es)
 		snprintf(arch, sizeof arch, "%s", guess);
 	else if (fake && atoi(fake) > 0)
 		snprintf(arch, sizeof arch, "%s", o->arch ? o->arch : "sm_90");
+	else if (o->arch && access("/dev/nvidiactl", F_OK) == 0)
+		snprintf(arch, sizeof arch, "%s", o->arch); /* a driver, and the user's word */
 	else if (gs_cuda_arch_guess(arch, sizeof arch) < 0 && gs_cuda_nvml_arch(arch, sizeof arch) < 0)
 		return 0; /* no GPU to be seen: the run goes on as without this */
 	else if (o->arch)
