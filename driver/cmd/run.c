@@ -628,9 +628,13 @@ static int early_begin(struct early_start *es, const struct run_opts *o,
 	/* not for a device named emu (its arch and space are the profile's),
 	 * nor where the shard comes from Slurm's variables (read, and maybe
 	 * refused, later) */
-	const char *off = getenv("GSEARCH_EARLY"); /* "0": none, to compare */
+	/* Off unless GSEARCH_EARLY=1: measured on an H200 (results/
+	 * bench-early-h200.txt) the early pool made a cold 90-variant sweep
+	 * 0.1 s slower, not faster, since the sweep's threads start compile
+	 * servers of their own beside the pool's idle ones. */
+	const char *on = getenv("GSEARCH_EARLY");
 	int can = !(o->device && strncmp(o->device, "cuda", 4)) &&
-		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && !(off && !strcmp(off, "0"));
+		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && on && !strcmp(on, "1");
 	if (can)
 		es->pool = gs_early_new();
 	es->started = pthread_create(&es->th, NULL, can ? early_thread : load_nvrtc,
