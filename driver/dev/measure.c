@@ -1127,6 +1127,107 @@ out:
 	return rc;
 }
 
+/* Refuses, before launching, what the device cannot run: it would refuse
+ * too, with less to say.  -1 with the outcome in r. */
+static int check_limits(const struct gs_measure *m, const struct plan *p, struct gs_func *const *funcs,
+			const struct gs_funcattr *attrs, size_t nk, const char *const *entries,
+			struct gs_result *r)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct step *s = &p->steps[i];
+		if (s->is_copy)
+			continue;
+		size_t k = 0;
+		while (k + 1 < nk && funcs[k] != s->f)
+			k++;
+		const struct gs_funcattr *a = &attrs[k];
+		unsigned long threads = (unsigned long)s->block[0] * s->block[1] * s->block[2];
+		if (threads > (unsigned long)a->max_threads) {
+			outcome(r, "invalid", 0, "a block of %lu threads; %s can take at most %d "
+				"(%d registers per thread)", threads, entries[k], a->max_threads,
+				a->registers);
+			return -1;
+		}
+		size_t smem = (size_t)a->static_smem + s->smem;
+		if (m->info.smem_block_optin > 0 && smem > (size_t)m->info.smem_block_optin) {
+			outcome(r, "invalid", 0, "%zu bytes of shared memory per block; the device allows %d",
+				smem, m->info.smem_block_optin);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* r's occupancy and limiter: the first kernel launch's */
+static void first_occupancy(struct gs_measure *m, const struct plan *p, struct gs_result *r)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->steps[i].is_copy) {
+			const struct step *s = &p->steps[i];
+			int threads = (int)(s->block[0] * s->block[1] * s->block[2]);
+			if (m->ops->occupancy(m->dev, s->f, threads, s->smem, &r->blocks_per_sm,
+					      r->limiter) == 0) {
+				int warps = (threads + m->info.warp_size - 1) / m->info.warp_size;
+				r->occupancy = (double)(r->blocks_per_sm * warps * m->info.warp_size) /
+					       m->info.max_threads_sm;
+				if (!r->limiter[0])
+					limiter(&m->info, &r->attr, threads, s->smem, r->limiter);
+			}
+			break;
+		}
+}
+
+/* The model's breakdown goes with the counters: figures of the device, not
+ * of the kernel, that `show` lists and the tables leave out; the metrics
+ * stay the validation run's.  Frees real_metrics. */
+static void add_model(struct gs_result *r, char *real_metrics)
+{
+	const char *c = r->counters_json;
+	size_t n = c ? strlen(c) : 0;
+	char *both = n > 2 ? gs_xasprintf("%.*s,\"model\":{%s}}", (int)(n - 1), c, real_metrics)
+			   : gs_xasprintf("{\"model\":{%s}}", real_metrics);
+	free(r->counters_json);
+	r->counters_json = both;
+	free(real_metrics);
+}
+
+/* r->metrics_json: user metrics, with the figures bound, then the device's
+ * own; a time at the real size (renv) goes with the real problem's
+ * constants */
+static void user_metrics(struct gs_measure *m, struct gs_value *env, struct gs_value *renv,
+			 const char *dev_metrics, struct gs_result *r)
+{
+	const struct gs_space *sp = m->sp;
+	if (!sp->nmetrics && !dev_metrics)
+		return;
+	struct gs_buf mj = GS_BUF_INIT;
+	const struct gs_space *msp = renv ? m->o.real : sp;
+	struct gs_value *menv = renv ? renv : env;
+	menv[msp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
+	menv[msp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
+	menv[msp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
+	menv[msp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
+	gs_buf_putc(&mj, '{');
+	for (size_t i = 0; i < msp->nmetrics; i++) {
+		struct gs_value v;
+		if (i)
+			gs_buf_putc(&mj, ',');
+		gs_buf_put_json_str(&mj, msp->metrics[i].name);
+		gs_buf_putc(&mj, ':');
+		if (gs_vm_eval(&m->vm, msp->metrics[i].code, menv, &v) == 0)
+			gs_value_json(&mj, v);
+		else
+			gs_buf_puts(&mj, "null");
+	}
+	if (dev_metrics && dev_metrics[0]) {
+		if (msp->nmetrics)
+			gs_buf_putc(&mj, ',');
+		gs_buf_puts(&mj, dev_metrics);
+	}
+	gs_buf_putc(&mj, '}');
+	r->metrics_json = gs_buf_detach(&mj);
+}
+
 void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *cubin,
 		       size_t cubin_len, const char *const *entries, size_t nentries,
 		       double best_ms, struct gs_result *r)
@@ -1180,43 +1281,9 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		outcome(r, "launch_error", 0, "%s", err);
 		goto out;
 	}
-	/* refuse before launching what cannot run: the device would too */
-	for (size_t i = 0; i < p.n; i++) {
-		const struct step *s = &p.steps[i];
-		if (s->is_copy)
-			continue;
-		size_t k = 0;
-		while (k + 1 < nk && funcs[k] != s->f)
-			k++;
-		const struct gs_funcattr *a = &attrs[k];
-		unsigned long threads = (unsigned long)s->block[0] * s->block[1] * s->block[2];
-		if (threads > (unsigned long)a->max_threads) {
-			outcome(r, "invalid", 0, "a block of %lu threads; %s can take at most %d "
-				"(%d registers per thread)", threads, entries[k], a->max_threads,
-				a->registers);
-			goto out;
-		}
-		size_t smem = (size_t)a->static_smem + s->smem;
-		if (m->info.smem_block_optin > 0 && smem > (size_t)m->info.smem_block_optin) {
-			outcome(r, "invalid", 0, "%zu bytes of shared memory per block; the device allows %d",
-				smem, m->info.smem_block_optin);
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < p.n; i++)
-		if (!p.steps[i].is_copy) {
-			const struct step *s = &p.steps[i];
-			int threads = (int)(s->block[0] * s->block[1] * s->block[2]);
-			if (m->ops->occupancy(m->dev, s->f, threads, s->smem, &r->blocks_per_sm,
-					      r->limiter) == 0) {
-				int warps = (threads + m->info.warp_size - 1) / m->info.warp_size;
-				r->occupancy = (double)(r->blocks_per_sm * warps * m->info.warp_size) /
-					       m->info.max_threads_sm;
-				if (!r->limiter[0])
-					limiter(&m->info, &r->attr, threads, s->smem, r->limiter);
-			}
-			break;
-		}
+	if (check_limits(m, &p, funcs, attrs, nk, entries, r) < 0)
+		goto out;
+	first_occupancy(m, &p, r);
 	prof(m, P_PREP, &tp);
 	/* the validation run, also the first warm-up run; a modeled device
 	 * times it, and that is all it needs */
@@ -1251,19 +1318,8 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 					m->ops->errmsg(m->dev));
 			goto out;
 		}
-		/* the model's breakdown goes with the counters: figures of the
-		 * device, not of the kernel, that `show` lists and the tables
-		 * leave out; the metrics stay the validation run's */
-		if (real_metrics) {
-			const char *c = r->counters_json;
-			size_t n = c ? strlen(c) : 0;
-			char *both = n > 2 ? gs_xasprintf("%.*s,\"model\":{%s}}", (int)(n - 1), c,
-							  real_metrics)
-					   : gs_xasprintf("{\"model\":{%s}}", real_metrics);
-			free(r->counters_json);
-			r->counters_json = both;
-			free(real_metrics);
-		}
+		if (real_metrics)
+			add_model(r, real_metrics);
 	}
 	if (m->ops->modeled) {
 		/* deterministic: the one run is the time */
@@ -1279,36 +1335,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		goto launch_fail;
 	snprintf(r->status, sizeof r->status, "ok");
 metrics:
-	/* user metrics, with the figures bound, then the device's own; a time
-	 * at the real size goes with the real problem's constants */
-	if (sp->nmetrics || dev_metrics) {
-		struct gs_buf mj = GS_BUF_INIT;
-		const struct gs_space *msp = renv ? m->o.real : sp;
-		struct gs_value *menv = renv ? renv : env;
-		menv[msp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
-		menv[msp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
-		menv[msp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
-		menv[msp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
-		gs_buf_putc(&mj, '{');
-		for (size_t i = 0; i < msp->nmetrics; i++) {
-			struct gs_value v;
-			if (i)
-				gs_buf_putc(&mj, ',');
-			gs_buf_put_json_str(&mj, msp->metrics[i].name);
-			gs_buf_putc(&mj, ':');
-			if (gs_vm_eval(&m->vm, msp->metrics[i].code, menv, &v) == 0)
-				gs_value_json(&mj, v);
-			else
-				gs_buf_puts(&mj, "null");
-		}
-		if (dev_metrics && dev_metrics[0]) {
-			if (msp->nmetrics)
-				gs_buf_putc(&mj, ',');
-			gs_buf_puts(&mj, dev_metrics);
-		}
-		gs_buf_putc(&mj, '}');
-		r->metrics_json = gs_buf_detach(&mj);
-	}
+	user_metrics(m, env, renv, dev_metrics, r);
 	goto out;
 launch_fail:
 	outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));
