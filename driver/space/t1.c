@@ -1332,22 +1332,17 @@ static char *subst_params(struct t1 *t, const char *e)
 	return gs_buf_detach(&b);
 }
 
-/* One argument → a buffer statement and/or its launch argument text (added
- * to `args`; symbols add a copy clause to `clauses`).  Returns -1 when the
- * argument cannot be mapped, which leaves the launch out. */
-static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *args,
-			 struct gs_buf *clauses)
+/* Every field's type first: one mistyped is an error whether or not this
+ * argument's kind reads it.  -1 after errors; else *mt, *ty (its key in
+ * *tykey) and *nm. */
+static int check_argument(struct t1 *t, json_t *a, json_t **mt, json_t **ty, const char **tykey,
+			  json_t **nm)
 {
-	const char *key;
-	json_t *mt, *ty, *nm, *unused;
-	if (!check_kind(t, a, T1_OBJ, "an object with Type and Size or FillValue"))
-		return -1;
-	/* every field's type first: one mistyped is an error whether or not
-	 * this argument's kind reads it */
-	int bad = get(t, a, "MemoryType", NULL, T1_STR, "\"Vector\", \"Scalar\" or \"Symbol\"", &mt,
+	json_t *unused;
+	int bad = get(t, a, "MemoryType", NULL, T1_STR, "\"Vector\", \"Scalar\" or \"Symbol\"", mt,
 		      NULL) < 0;
-	bad |= get(t, a, "Type", NULL, T1_STR | T1_REQ, "a type name", &ty, &key) < 0;
-	bad |= get(t, a, "Name", NULL, T1_STR, "a string", &nm, NULL) < 0;
+	bad |= get(t, a, "Type", NULL, T1_STR | T1_REQ, "a type name", ty, tykey) < 0;
+	bad |= get(t, a, "Name", NULL, T1_STR, "a string", nm, NULL) < 0;
 	bad |= get(t, a, "Size", "length", T1_NUM | T1_STR, "a number or an expression string", &unused,
 		   NULL) < 0;
 	bad |= get(t, a, "TypeSize", NULL, T1_NUM | T1_STR, "a number", &unused, NULL) < 0;
@@ -1370,17 +1365,14 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 	warn_unknown_members(t, a,
 			     "Name|Type|Size|length|TypeSize|FillType|FillValue|value|DataSource|"
 			     "RandomSeed|AccessType|MemoryType|MemType|Output");
-	if (bad)
-		return -1;
-	const char *mem = json_string_value(mt);
-	const struct t1_type *type = find_type(json_string_value(ty));
-	const char *name = json_string_value(nm);
-	if (!type) {
-		push_key(t, key);
-		warn_at(t, LOC_VALUE, "t1: cannot map %s '%s'", path_str(t), json_string_value(ty));
-		pop(t);
-		return -1;
-	}
+	return bad ? -1 : 0;
+}
+
+/* Warns of a TypeSize other than the type's and of a MemType other than
+ * Global or Constant, which the mapping does not honour; whether MemType
+ * is Constant. */
+static int check_sizes(struct t1 *t, json_t *a, json_t *ty, const struct t1_type *type)
+{
 	const char *tskey;
 	json_t *ts = member(a, "TypeSize", NULL, &tskey);
 	double tsv;
@@ -1402,59 +1394,110 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 			path_str(t), json_string_value(mtype));
 		pop(t);
 	}
-	if (!mem) {
-		json_t *sz = member(a, "Size", "length", NULL);
-		mem = sz && !json_is_null(sz) ? "Vector" : "Scalar";
-	}
+	return constant;
+}
 
-	if (!strcasecmp(mem, "Scalar")) {
-		json_t *fv = member(a, "FillValue", "value", &key);
-		if (json_is_null(fv))
-			fv = NULL;
-		if (type->lanes != 1) {
-			warn_at(t, LOC_VALUE, "t1: cannot map %s: a %s scalar", path_str(t), json_string_value(ty));
-			return -1;
-		}
-		if (!fv) {
-			push_key(t, "FillValue");
-			error_at(t, LOC_VALUE, "t1: %s: missing (a scalar argument's value is required)",
-				 path_str(t));
-			pop(t);
-			return -1;
-		}
-		push_key(t, key);
-		char *v = value_expr(t, fv, type->space);
-		pop(t);
-		if (!v)
-			return -1;
-		if (args->len)
-			gs_buf_puts(args, ", ");
-		/* int → int32 and float → float32 are the defaults of launch args */
-		if (!strcmp(type->space, "int32") && is_atom(v) && !strpbrk(v, ".eE"))
-			gs_buf_puts(args, v);
-		else
-			gs_buf_printf(args, "%s(%s)", type->space, v);
-		if (constant) {
-			/* Kernel Tuner also copies it into the __constant__
-			 * variable of its name: from a one-element buffer here */
-			if (!name || !is_identifier(name) || is_keyword(name) || name_taken(t, name)) {
-				warn_at(t, LOC_VALUE, "t1: cannot map %s: a constant needs a usable Name",
-					path_str(t));
-				free(v);
-				return -1;
-			}
-			gs_buf_printf(t->out, "input %s %s[1] value(%s)", name, type->space, v);
-			end_stmt(t);
-			add_name(t, name);
-			gs_buf_printf(clauses, " copy %s to %s", name, name);
-		}
-		free(v);
-		return 0;
-	}
-	if (strcasecmp(mem, "Vector") && strcasecmp(mem, "Symbol")) {
-		warn_at(t, LOC_VALUE, "t1: cannot map %s: MemoryType '%s'", path_str(t), mem);
+/* A scalar argument: its launch argument text, and for a constant, a
+ * one-element buffer copied to the __constant__ variable of its name.
+ * -1 when it cannot be mapped. */
+static int emit_scalar(struct t1 *t, json_t *a, json_t *ty, const struct t1_type *type,
+		       const char *name, int constant, struct gs_buf *args, struct gs_buf *clauses)
+{
+	const char *key;
+	json_t *fv = member(a, "FillValue", "value", &key);
+	if (json_is_null(fv))
+		fv = NULL;
+	if (type->lanes != 1) {
+		warn_at(t, LOC_VALUE, "t1: cannot map %s: a %s scalar", path_str(t), json_string_value(ty));
 		return -1;
 	}
+	if (!fv) {
+		push_key(t, "FillValue");
+		error_at(t, LOC_VALUE, "t1: %s: missing (a scalar argument's value is required)",
+			 path_str(t));
+		pop(t);
+		return -1;
+	}
+	push_key(t, key);
+	char *v = value_expr(t, fv, type->space);
+	pop(t);
+	if (!v)
+		return -1;
+	if (args->len)
+		gs_buf_puts(args, ", ");
+	/* int → int32 and float → float32 are the defaults of launch args */
+	if (!strcmp(type->space, "int32") && is_atom(v) && !strpbrk(v, ".eE"))
+		gs_buf_puts(args, v);
+	else
+		gs_buf_printf(args, "%s(%s)", type->space, v);
+	if (constant) {
+		/* Kernel Tuner also copies it into the __constant__
+		 * variable of its name: from a one-element buffer here */
+		if (!name || !is_identifier(name) || is_keyword(name) || name_taken(t, name)) {
+			warn_at(t, LOC_VALUE, "t1: cannot map %s: a constant needs a usable Name",
+				path_str(t));
+			free(v);
+			return -1;
+		}
+		gs_buf_printf(t->out, "input %s %s[1] value(%s)", name, type->space, v);
+		end_stmt(t);
+		add_name(t, name);
+		gs_buf_printf(clauses, " copy %s to %s", name, name);
+	}
+	free(v);
+	return 0;
+}
+
+/* A vector or symbol's element count, parameters substituted; NULL when
+ * it cannot be mapped. */
+static char *vector_count(struct t1 *t, json_t *a, int symbol)
+{
+	const char *key;
+	json_t *size = member(a, "Size", "length", &key);
+	if (json_is_null(size))
+		size = NULL;
+	if (size) {
+		push_key(t, key);
+		char *count = scalar_expr(t, size);
+		pop(t);
+		if (!count)
+			return NULL;
+		char *sub = subst_params(t, count);
+		free(count);
+		return sub;
+	}
+	if (symbol)
+		return gs_xstrdup("1");
+	push_key(t, "Size");
+	error_at(t, LOC_VALUE, "t1: %s: missing (a vector argument's length is required)",
+		 path_str(t));
+	pop(t);
+	return NULL;
+}
+
+/* The buffer's kind from AccessType and Output. */
+static const char *buffer_kind(json_t *a)
+{
+	json_t *acc = member(a, "AccessType", NULL, NULL);
+	const char *access = json_is_string(acc) ? json_string_value(acc) : "ReadOnly";
+	json_t *outflag = member(a, "Output", NULL, NULL);
+	int writes = !strcasecmp(access, "WriteOnly") || !strcasecmp(access, "ReadWrite");
+	if (outflag && !truthy(outflag))
+		return writes ? "scratch" : "input";
+	if (!strcasecmp(access, "WriteOnly"))
+		return "output";
+	if (writes || truthy(outflag))
+		return "inout";
+	return "input";
+}
+
+/* A vector or symbol argument: its buffer statement, and its launch
+ * argument or copy clause.  -1 when it cannot be mapped. */
+static int emit_vector(struct t1 *t, json_t *a, size_t index, json_t *nm,
+		       const struct t1_type *type, const char *mem, int constant,
+		       struct gs_buf *args, struct gs_buf *clauses)
+{
+	const char *name = json_string_value(nm);
 	int symbol = !strcasecmp(mem, "Symbol");
 
 	/* the buffer's name: positional in the launch, so any free name will do */
@@ -1472,47 +1515,15 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 		return -1;
 	}
 
-	json_t *size = member(a, "Size", "length", &key);
-	char *count = NULL;
-	if (json_is_null(size))
-		size = NULL;
-	if (size) {
-		push_key(t, key);
-		count = scalar_expr(t, size);
-		pop(t);
-		if (!count)
-			return -1;
-		char *sub = subst_params(t, count);
-		free(count);
-		count = sub;
-	} else if (symbol) {
-		count = gs_xstrdup("1");
-	} else {
-		push_key(t, "Size");
-		error_at(t, LOC_VALUE, "t1: %s: missing (a vector argument's length is required)",
-			 path_str(t));
-		pop(t);
+	char *count = vector_count(t, a, symbol);
+	if (!count)
 		return -1;
-	}
 	char *fill = fill_expr(t, a, index, type->space);
 	if (!fill) {
 		free(count);
 		return -1;
 	}
-
-	json_t *acc = member(a, "AccessType", NULL, NULL);
-	const char *access = json_is_string(acc) ? json_string_value(acc) : "ReadOnly";
-	json_t *outflag = member(a, "Output", NULL, NULL);
-	int writes = !strcasecmp(access, "WriteOnly") || !strcasecmp(access, "ReadWrite");
-	const char *kind;
-	if (outflag && !truthy(outflag))
-		kind = writes ? "scratch" : "input";
-	else if (!strcasecmp(access, "WriteOnly"))
-		kind = "output";
-	else if (writes || truthy(outflag))
-		kind = "inout";
-	else
-		kind = "input";
+	const char *kind = buffer_kind(a);
 	if (!*fill && strcmp(kind, "output") && strcmp(kind, "scratch")) {
 		free(fill);
 		fill = gs_xstrdup("zero");
@@ -1540,6 +1551,40 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 		gs_buf_puts(args, name);
 	}
 	return 0;
+}
+
+/* One argument → a buffer statement and/or its launch argument text (added
+ * to `args`; symbols add a copy clause to `clauses`).  Returns -1 when the
+ * argument cannot be mapped, which leaves the launch out. */
+static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *args,
+			 struct gs_buf *clauses)
+{
+	const char *key;
+	json_t *mt, *ty, *nm;
+	if (!check_kind(t, a, T1_OBJ, "an object with Type and Size or FillValue"))
+		return -1;
+	if (check_argument(t, a, &mt, &ty, &key, &nm) < 0)
+		return -1;
+	const char *mem = json_string_value(mt);
+	const struct t1_type *type = find_type(json_string_value(ty));
+	if (!type) {
+		push_key(t, key);
+		warn_at(t, LOC_VALUE, "t1: cannot map %s '%s'", path_str(t), json_string_value(ty));
+		pop(t);
+		return -1;
+	}
+	int constant = check_sizes(t, a, ty, type);
+	if (!mem) {
+		json_t *sz = member(a, "Size", "length", NULL);
+		mem = sz && !json_is_null(sz) ? "Vector" : "Scalar";
+	}
+	if (!strcasecmp(mem, "Scalar"))
+		return emit_scalar(t, a, ty, type, json_string_value(nm), constant, args, clauses);
+	if (strcasecmp(mem, "Vector") && strcasecmp(mem, "Symbol")) {
+		warn_at(t, LOC_VALUE, "t1: cannot map %s: MemoryType '%s'", path_str(t), mem);
+		return -1;
+	}
+	return emit_vector(t, a, index, nm, type, mem, constant, args, clauses);
 }
 
 /* What the parts of one KernelSpecification's mapping share. */
