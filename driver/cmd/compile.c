@@ -227,7 +227,8 @@ static int pick_config(struct gs_space *sp, const struct compile_args *o, struct
 
 /* Compiles v and prints what came of it; the exit status. */
 static int compile_and_print(const struct gs_space *sp, const struct compile_args *o,
-			     const struct gs_value *env, struct gs_nvrtc *nvrtc, struct gs_variant *v)
+			     const struct gs_value *env, struct gs_nvrtc *nvrtc,
+			     struct gs_variant *v)
 {
 	int status = GS_EXIT_ERRORS;
 	const char *arch = o->arch;
@@ -317,7 +318,8 @@ int gs_cmd_compile(int argc, char **argv)
 		fprintf(stderr, "gsearch: error: %s\n", err);
 		goto out;
 	}
-	if (gs_variant_build(sp, env, o.arch, gs_nvrtc_version(nvrtc), &vm, &v, err, sizeof err) < 0) {
+	if (gs_variant_build(sp, env, o.arch, gs_nvrtc_version(nvrtc), &vm, &v, err,
+			     sizeof err) < 0) {
 		fprintf(stderr, "gsearch: error: %s\n", err);
 		goto out;
 	}

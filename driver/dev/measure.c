@@ -1129,9 +1129,9 @@ out:
 
 /* Refuses, before launching, what the device cannot run: it would refuse
  * too, with less to say.  -1 with the outcome in r. */
-static int check_limits(const struct gs_measure *m, const struct plan *p, struct gs_func *const *funcs,
-			const struct gs_funcattr *attrs, size_t nk, const char *const *entries,
-			struct gs_result *r)
+static int check_limits(const struct gs_measure *m, const struct plan *p,
+			struct gs_func *const *funcs, const struct gs_funcattr *attrs, size_t nk,
+			const char *const *entries, struct gs_result *r)
 {
 	for (size_t i = 0; i < p->n; i++) {
 		const struct step *s = &p->steps[i];
