@@ -120,14 +120,18 @@ static int parse_config(const struct gs_space *sp, const char *text, struct gs_v
 	return bad ? -1 : 0;
 }
 
-int gs_cmd_compile(int argc, char **argv)
-{
-	if (gs_wants_help("compile", argc, argv))
-		return GS_EXIT_OK;
+/* What the command line asks for. */
+struct compile_args {
 	struct gs_space_args a;
-	const char *config = NULL, *arch = "sm_90";
-	long long index = -1;
-	int ptx = 0, log = 0;
+	const char *config, *arch;
+	long long index;
+	int ptx, log;
+};
+
+/* Parses the options and the space's file into o; 0, or the exit status of
+ * a usage error with o->a released. */
+static int compile_args(int argc, char **argv, struct compile_args *o)
+{
 	static const struct option opts[] = {
 		GS_OPT_SET, GS_OPT_EMU, GS_OPT_T1_GRID,
 		{ "index", required_argument, NULL, 'i' }, { "config", required_argument, NULL, 'c' },
@@ -135,28 +139,28 @@ int gs_cmd_compile(int argc, char **argv)
 		{ "log", no_argument, NULL, 'l' },         { NULL, 0, NULL, 0 },
 	};
 	int c;
-	gs_space_args_init(&a, argc);
+	gs_space_args_init(&o->a, argc);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		int r = gs_space_args_option(&a, "compile", c, optarg);
+		int r = gs_space_args_option(&o->a, "compile", c, optarg);
 		char *end;
 		if (r)
 			goto next;
 		r = 1;
 		switch (c) {
-		case 'c': config = optarg; break;
-		case 'p': ptx = 1; break;
-		case 'l': log = 1; break;
+		case 'c': o->config = optarg; break;
+		case 'p': o->ptx = 1; break;
+		case 'l': o->log = 1; break;
 		case 'a':
 			if (!gs_arch_ok(optarg))
 				r = (gs_usage_error("compile", "--arch needs sm_XX, not '%s'", optarg), -1);
-			arch = optarg;
+			o->arch = optarg;
 			break;
 		case 'i':
 			errno = 0;
-			index = strtoll(optarg, &end, 10);
-			if (end == optarg || *end || errno || index < 0)
+			o->index = strtoll(optarg, &end, 10);
+			if (end == optarg || *end || errno || o->index < 0)
 				r = (gs_usage_error("compile", "--index needs a number >= 0, not '%s'", optarg),
 				     -1);
 			break;
@@ -165,85 +169,79 @@ int gs_cmd_compile(int argc, char **argv)
 		}
 	next:
 		if (r < 0) {
-			gs_space_args_release(&a);
+			gs_space_args_release(&o->a);
 			return GS_EXIT_USAGE;
 		}
 	}
-	if (gs_space_args_file(&a, "compile", argc, argv) < 0) {
-		gs_space_args_release(&a);
+	if (gs_space_args_file(&o->a, "compile", argc, argv) < 0) {
+		gs_space_args_release(&o->a);
 		return GS_EXIT_USAGE;
 	}
-	if ((index >= 0) == (config != NULL)) {
-		gs_space_args_release(&a);
+	if ((o->index >= 0) == (o->config != NULL)) {
+		gs_space_args_release(&o->a);
 		return gs_usage_error("compile", "give exactly one of --index and --config");
 	}
-	struct gs_space *sp = gs_load_space_or_report(&a);
-	gs_space_args_release(&a);
-	if (!sp)
-		return GS_EXIT_ERRORS;
-	int status = GS_EXIT_ERRORS;
-	struct gs_vm vm;
-	gs_vm_init(&vm);
-	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
-	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
-	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_source *csrc = NULL;
-	struct gs_arena arena = GS_ARENA_INIT;
-	struct gs_nvrtc *nvrtc = NULL;
-	struct gs_variant v;
-	memset(&v, 0, sizeof v);
-	long long shown = index;
-	if (index >= 0) {
+	return 0;
+}
+
+/* env set to the configuration of o->index or o->config; -1 after a
+ * message or with errors in d. */
+static int pick_config(struct gs_space *sp, const struct compile_args *o, struct gs_value *env,
+		       struct gs_vm *vm, struct gs_source **csrc, struct gs_arena *arena,
+		       struct gs_diag *d)
+{
+	if (o->index >= 0) {
 		struct gs_enum e;
 		int r = gs_enum_init(&e, sp, 0, 1);
-		while (r >= 0 && (r = gs_enum_next(&e)) > 0 && (long long)e.index < index)
+		while (r >= 0 && (r = gs_enum_next(&e)) > 0 && (long long)e.index < o->index)
 			;
 		if (r > 0)
 			memcpy(env, e.env, sp->nslots * sizeof(*env));
 		else if (r == 0)
 			fprintf(stderr, "gsearch: error: the space has %llu configurations; no index %lld\n",
-				(unsigned long long)e.nvalid, index);
+				(unsigned long long)e.nvalid, o->index);
 		else
-			gs_enum_report(&e, &d);
+			gs_enum_report(&e, d);
 		gs_enum_release(&e);
 		if (r <= 0)
-			goto out;
+			return -1;
 		/* the values of string lets live in the enumerator's arena */
 		for (size_t i = 0; i < sp->nslots; i++)
-			env[i] = gs_value_persist(&arena, env[i]);
-	} else {
-		if (parse_config(sp, config, env, &csrc, &arena, &d) < 0)
-			goto out;
-		int failed;
-		int r = gs_config_check(sp, env, &vm, &failed, &d);
-		if (r < 0)
-			goto out;
-		if (r == 0) {
-			if (failed >= 0)
-				gs_diag_error(&d, sp->requires[failed].loc,
-					      "the configuration is not valid: this constraint rejects it");
-			goto out;
-		}
+			env[i] = gs_value_persist(arena, env[i]);
+		return 0;
 	}
-	char err[1024];
-	if (gs_nvrtc_load(&nvrtc, err, sizeof err) < 0) {
-		fprintf(stderr, "gsearch: error: %s\n", err);
-		goto out;
+	if (parse_config(sp, o->config, env, csrc, arena, d) < 0)
+		return -1;
+	int failed;
+	int r = gs_config_check(sp, env, vm, &failed, d);
+	if (r < 0)
+		return -1;
+	if (r == 0) {
+		if (failed >= 0)
+			gs_diag_error(d, sp->requires[failed].loc,
+				      "the configuration is not valid: this constraint rejects it");
+		return -1;
 	}
-	if (gs_variant_build(sp, env, arch, gs_nvrtc_version(nvrtc), &vm, &v, err, sizeof err) < 0) {
-		fprintf(stderr, "gsearch: error: %s\n", err);
-		goto out;
-	}
+	return 0;
+}
+
+/* Compiles v and prints what came of it; the exit status. */
+static int compile_and_print(const struct gs_space *sp, const struct compile_args *o,
+			     const struct gs_value *env, struct gs_nvrtc *nvrtc,
+			     struct gs_variant *v)
+{
+	int status = GS_EXIT_ERRORS;
+	const char *arch = o->arch;
 	struct gs_built b;
-	gs_compile_variant(nvrtc, &v, ptx, 0, 0, &b);
+	gs_compile_variant(nvrtc, v, o->ptx, 0, 0, &b);
 	struct gs_buf cfg = GS_BUF_INIT;
 	gs_config_describe(sp, env, sp->nparams, " ", &cfg);
-	char *optstr = gs_variant_options_text(&v);
-	if (shown >= 0)
-		printf("config      %lld  %s\n", shown, gs_buf_str(&cfg));
+	char *optstr = gs_variant_options_text(v);
+	if (o->index >= 0)
+		printf("config      %lld  %s\n", o->index, gs_buf_str(&cfg));
 	else
 		printf("config      %s\n", gs_buf_str(&cfg));
-	printf("variant     %s (%s, NVRTC %s)\n", v.hash, arch, gs_nvrtc_version(nvrtc));
+	printf("variant     %s (%s, NVRTC %s)\n", v->hash, arch, gs_nvrtc_version(nvrtc));
 	printf("options     %s\n", optstr);
 	free(optstr);
 	gs_buf_release(&cfg);
@@ -261,10 +259,10 @@ int gs_cmd_compile(int argc, char **argv)
 		free(log);
 		status = GS_EXIT_ERRORS;
 	} else {
-		for (size_t i = 0; i < v.nnames; i++)
-			printf("entry       %s%s%s\n", v.names[i],
-			       b.out.lowered && b.out.lowered[i] && strcmp(b.out.lowered[i], v.names[i]) ? " -> " : "",
-			       b.out.lowered && b.out.lowered[i] && strcmp(b.out.lowered[i], v.names[i]) ? b.out.lowered[i] : "");
+		for (size_t i = 0; i < v->nnames; i++)
+			printf("entry       %s%s%s\n", v->names[i],
+			       b.out.lowered && b.out.lowered[i] && strcmp(b.out.lowered[i], v->names[i]) ? " -> " : "",
+			       b.out.lowered && b.out.lowered[i] && strcmp(b.out.lowered[i], v->names[i]) ? b.out.lowered[i] : "");
 		if (b.err[0]) {
 			fprintf(stderr, "gsearch: error: %s\n", b.err);
 		} else {
@@ -281,12 +279,51 @@ int gs_cmd_compile(int argc, char **argv)
 			printf("compiled in %.2f s\n", b.out.seconds);
 			status = GS_EXIT_OK;
 		}
-		if (log)
+		if (o->log)
 			printf("--- log\n%s", b.out.log ? b.out.log : "");
-		if (ptx && b.out.ptx)
+		if (o->ptx && b.out.ptx)
 			printf("--- ptx\n%s", b.out.ptx);
 	}
-	gs_built_release(&b, v.nnames);
+	gs_built_release(&b, v->nnames);
+	return status;
+}
+
+int gs_cmd_compile(int argc, char **argv)
+{
+	if (gs_wants_help("compile", argc, argv))
+		return GS_EXIT_OK;
+	struct compile_args o = { .arch = "sm_90", .index = -1 };
+	int rc = compile_args(argc, argv, &o);
+	if (rc)
+		return rc;
+	struct gs_space *sp = gs_load_space_or_report(&o.a);
+	gs_space_args_release(&o.a);
+	if (!sp)
+		return GS_EXIT_ERRORS;
+	int status = GS_EXIT_ERRORS;
+	struct gs_vm vm;
+	gs_vm_init(&vm);
+	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
+	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
+	struct gs_diag d = GS_DIAG_INIT;
+	struct gs_source *csrc = NULL;
+	struct gs_arena arena = GS_ARENA_INIT;
+	struct gs_nvrtc *nvrtc = NULL;
+	struct gs_variant v;
+	memset(&v, 0, sizeof v);
+	if (pick_config(sp, &o, env, &vm, &csrc, &arena, &d) < 0)
+		goto out;
+	char err[1024];
+	if (gs_nvrtc_load(&nvrtc, err, sizeof err) < 0) {
+		fprintf(stderr, "gsearch: error: %s\n", err);
+		goto out;
+	}
+	if (gs_variant_build(sp, env, o.arch, gs_nvrtc_version(nvrtc), &vm, &v, err,
+			     sizeof err) < 0) {
+		fprintf(stderr, "gsearch: error: %s\n", err);
+		goto out;
+	}
+	status = compile_and_print(sp, &o, env, nvrtc, &v);
 out:
 	gs_diag_print(&d, stderr);
 	gs_diag_release(&d);

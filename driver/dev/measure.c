@@ -597,6 +597,140 @@ void gs_prefill_release(struct gs_prefill *pf)
 	pf->n = 0;
 }
 
+/* Every buffer of the space on the device, filled on the host or taken from
+ * o.prefill; outputs and inputs keep a pristine copy there. */
+static int upload_buffers(struct gs_measure *m, char *err, size_t errlen)
+{
+	const struct gs_space *sp = m->sp;
+	const struct gs_dev_ops *ops = m->ops;
+	const struct gs_measure_opts *o = &m->o;
+	int rc = 0;
+	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
+	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
+	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
+		const struct gs_buffer *b = &sp->buffers[i];
+		struct devbuf *d = &m->bufs[i];
+		d->bytes = (size_t)b->n * gs_btype_size(b->type);
+		void *host;
+		if (o->prefill && i < o->prefill->n && o->prefill->host[i]) {
+			host = o->prefill->host[i];
+			o->prefill->host[i] = NULL;
+		} else {
+			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
+		}
+		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
+			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
+					  ops->errmsg(m->dev));
+		if (rc == 0 && d->bytes && ops->upload(m->dev, d->ptr, host, d->bytes) < 0)
+			rc = -1, snprintf(err, errlen, "cannot upload %s: %s", b->name, ops->errmsg(m->dev));
+		if (rc == 0 && is_output(b) && d->bytes) {
+			if (ops->alloc(m->dev, d->bytes, &d->pristine) < 0 ||
+			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) < 0)
+				rc = -1, snprintf(err, errlen, "cannot keep a copy of %s: %s", b->name,
+						  ops->errmsg(m->dev));
+		} else if (rc == 0 && b->kind == GS_BUF_INPUT && d->bytes) {
+			/* a kernel that writes its input must not change what the
+			 * next configurations compute: inputs are checked after the
+			 * validation run and restored before each configuration.
+			 * Where the device has no room for the copy, the input goes
+			 * unchecked rather than the sweep failing */
+			if (ops->alloc(m->dev, d->bytes, &d->pristine) == 0 &&
+			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) == 0) {
+				d->is_input = 1;
+				d->ref = host;
+				host = NULL;
+				m->check_inputs = 1;
+			} else if (d->pristine && ops->free_mem) {
+				ops->free_mem(m->dev, d->pristine);
+				d->pristine = 0;
+			}
+		}
+		free(host);
+	}
+	free(env);
+	return rc;
+}
+
+/* The real problem's buffers, where the device times at the real size, and
+ * the two that flush L2 between runs. */
+static int alloc_extra(struct gs_measure *m, char *err, size_t errlen)
+{
+	const struct gs_dev_ops *ops = m->ops;
+	const struct gs_measure_opts *o = &m->o;
+	int rc = 0;
+	if (o->real && ops->sample) {
+		m->real_ptr = gs_xcalloc(o->real->nbuffers + 1, sizeof(*m->real_ptr));
+		for (size_t i = 0; rc == 0 && i < o->real->nbuffers; i++) {
+			const struct gs_buffer *b = &o->real->buffers[i];
+			size_t bytes = (size_t)b->n * gs_btype_size(b->type);
+			if (ops->alloc(m->dev, bytes ? bytes : 1, &m->real_ptr[i]) < 0)
+				rc = -1, snprintf(err, errlen, "cannot allocate %s at the real size (%zu "
+						  "bytes): %s", b->name, bytes, ops->errmsg(m->dev));
+			else
+				fill_real(m, o->real, b, m->real_ptr[i], bytes);
+		}
+	}
+	if (rc == 0 && o->flush_l2 && m->info.l2_bytes > 0) {
+		m->flush_bytes = (size_t)m->info.l2_bytes * 2;
+		if (ops->alloc(m->dev, m->flush_bytes, &m->flush[0]) < 0 ||
+		    ops->alloc(m->dev, m->flush_bytes, &m->flush[1]) < 0)
+			m->flush_bytes = 0;
+	}
+	return rc;
+}
+
+/* The reference run, where no cache held its outputs; they go to the cache. */
+static int reference(struct gs_measure *m, struct refprep *prep, char *err, size_t errlen)
+{
+	const struct gs_space *sp = m->sp;
+	const struct gs_measure_opts *o = &m->o;
+	int rc = run_reference(m, prep, err, errlen);
+	if (rc == 0) {
+		m->have_ref = 1;
+		for (size_t i = 0; o->cache_dir && i < sp->nbuffers; i++)
+			if (m->bufs[i].ref && !m->bufs[i].is_input)
+				cache_put(m, "ref", i, m->bufs[i].ref, m->bufs[i].bytes);
+	}
+	return rc;
+}
+
+/* The reference outputs where the comparison reads them: a GPU compares on
+ * the device, so they move there; else they stay on the host, beside a
+ * buffer to read the outputs into.  rc: the setup's so far. */
+static int place_refs(struct gs_measure *m, const void *cmp, size_t cmp_len, unsigned types,
+		      int rc, char *err, size_t errlen)
+{
+	const struct gs_space *sp = m->sp;
+	const struct gs_dev_ops *ops = m->ops;
+	if (rc == 0 && m->have_ref && !ops->modeled && cmp) {
+		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, types, sp->nbuffers, err,
+					 errlen);
+		if (!m->cmp)
+			rc = -1;
+		for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
+			struct devbuf *d = &m->bufs[i];
+			if (!d->ref)
+				continue;
+			if (d->is_input) /* its initial contents are on the device */
+				d->refdev = d->pristine;
+			else if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->refdev) < 0 ||
+			    (d->bytes && ops->upload(m->dev, d->refdev, d->ref, d->bytes) < 0))
+				rc = -1, snprintf(err, errlen, "cannot keep the reference of %s: %s",
+						  sp->buffers[i].name, ops->errmsg(m->dev));
+			free(d->ref);
+			d->ref = NULL;
+			d->has_ref = 1;
+		}
+	} else {
+		for (size_t i = 0; i < sp->nbuffers; i++)
+			if (m->bufs[i].ref) {
+				m->bufs[i].has_ref = 1;
+				m->bufs[i].host = gs_xmalloc(m->bufs[i].bytes ? m->bufs[i].bytes : 1);
+			}
+	}
+	return rc;
+}
+
 struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_dev_ops *ops,
 				    int ordinal, struct gs_nvrtc **nvrtc,
 				    const struct gs_value *ref_env, const struct gs_measure_opts *o,
@@ -641,49 +775,8 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		o->before_open(o->before_open_arg);
 	int rc = ops->open(ordinal, &m->dev, &m->info, err, errlen);
 	gs_trace("worker: device open");
-	struct gs_value *env = gs_xmalloc(sp->nslots * sizeof(*env));
-	memcpy(env, sp->env0, sp->nslots * sizeof(*env));
-	for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
-		const struct gs_buffer *b = &sp->buffers[i];
-		struct devbuf *d = &m->bufs[i];
-		d->bytes = (size_t)b->n * gs_btype_size(b->type);
-		void *host;
-		if (o->prefill && i < o->prefill->n && o->prefill->host[i]) {
-			host = o->prefill->host[i];
-			o->prefill->host[i] = NULL;
-		} else {
-			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
-		}
-		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
-			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
-					  ops->errmsg(m->dev));
-		if (rc == 0 && d->bytes && ops->upload(m->dev, d->ptr, host, d->bytes) < 0)
-			rc = -1, snprintf(err, errlen, "cannot upload %s: %s", b->name, ops->errmsg(m->dev));
-		if (rc == 0 && is_output(b) && d->bytes) {
-			if (ops->alloc(m->dev, d->bytes, &d->pristine) < 0 ||
-			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) < 0)
-				rc = -1, snprintf(err, errlen, "cannot keep a copy of %s: %s", b->name,
-						  ops->errmsg(m->dev));
-		} else if (rc == 0 && b->kind == GS_BUF_INPUT && d->bytes) {
-			/* a kernel that writes its input must not change what the
-			 * next configurations compute: inputs are checked after the
-			 * validation run and restored before each configuration.
-			 * Where the device has no room for the copy, the input goes
-			 * unchecked rather than the sweep failing */
-			if (ops->alloc(m->dev, d->bytes, &d->pristine) == 0 &&
-			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) == 0) {
-				d->is_input = 1;
-				d->ref = host;
-				host = NULL;
-				m->check_inputs = 1;
-			} else if (d->pristine && ops->free_mem) {
-				ops->free_mem(m->dev, d->pristine);
-				d->pristine = 0;
-			}
-		}
-		free(host);
-	}
-	free(env);
+	if (rc == 0)
+		rc = upload_buffers(m, err, errlen);
 	gs_trace("worker: inputs uploaded");
 	if (threaded)
 		pthread_join(th, NULL);
@@ -692,33 +785,10 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		snprintf(err, errlen, "%s", prep.err);
 		rc = -1;
 	}
-	if (rc == 0 && o->real && ops->sample) {
-		m->real_ptr = gs_xcalloc(o->real->nbuffers + 1, sizeof(*m->real_ptr));
-		for (size_t i = 0; rc == 0 && i < o->real->nbuffers; i++) {
-			const struct gs_buffer *b = &o->real->buffers[i];
-			size_t bytes = (size_t)b->n * gs_btype_size(b->type);
-			if (ops->alloc(m->dev, bytes ? bytes : 1, &m->real_ptr[i]) < 0)
-				rc = -1, snprintf(err, errlen, "cannot allocate %s at the real size (%zu "
-						  "bytes): %s", b->name, bytes, ops->errmsg(m->dev));
-			else
-				fill_real(m, o->real, b, m->real_ptr[i], bytes);
-		}
-	}
-	if (rc == 0 && o->flush_l2 && m->info.l2_bytes > 0) {
-		m->flush_bytes = (size_t)m->info.l2_bytes * 2;
-		if (ops->alloc(m->dev, m->flush_bytes, &m->flush[0]) < 0 ||
-		    ops->alloc(m->dev, m->flush_bytes, &m->flush[1]) < 0)
-			m->flush_bytes = 0;
-	}
-	if (rc == 0 && prep.want_ref) {
-		rc = run_reference(m, &prep, err, errlen);
-		if (rc == 0) {
-			m->have_ref = 1;
-			for (size_t i = 0; o->cache_dir && i < sp->nbuffers; i++)
-				if (m->bufs[i].ref && !m->bufs[i].is_input)
-					cache_put(m, "ref", i, m->bufs[i].ref, m->bufs[i].bytes);
-		}
-	}
+	if (rc == 0)
+		rc = alloc_extra(m, err, errlen);
+	if (rc == 0 && prep.want_ref)
+		rc = reference(m, &prep, err, errlen);
 	if (prep.compiled)
 		gs_compile_out_release(&prep.out, prep.nn);
 	if (prep.cmp) {
@@ -727,33 +797,7 @@ struct gs_measure *gs_measure_setup(const struct gs_space *sp, const struct gs_d
 		if (o->cache_dir)
 			cache_put(m, "compare", 0, cmp, cmp_len);
 	}
-	/* a GPU compares on the device: the reference outputs move there */
-	if (rc == 0 && m->have_ref && !ops->modeled && cmp) {
-		m->cmp = gs_cmpdev_open(ops, m->dev, cmp, cmp_len, prep.types, sp->nbuffers, err,
-					 errlen);
-		if (!m->cmp)
-			rc = -1;
-		for (size_t i = 0; rc == 0 && i < sp->nbuffers; i++) {
-			struct devbuf *d = &m->bufs[i];
-			if (!d->ref)
-				continue;
-			if (d->is_input) /* its initial contents are on the device */
-				d->refdev = d->pristine;
-			else if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->refdev) < 0 ||
-			    (d->bytes && ops->upload(m->dev, d->refdev, d->ref, d->bytes) < 0))
-				rc = -1, snprintf(err, errlen, "cannot keep the reference of %s: %s",
-						  sp->buffers[i].name, ops->errmsg(m->dev));
-			free(d->ref);
-			d->ref = NULL;
-			d->has_ref = 1;
-		}
-	} else {
-		for (size_t i = 0; i < sp->nbuffers; i++)
-			if (m->bufs[i].ref) {
-				m->bufs[i].has_ref = 1;
-				m->bufs[i].host = gs_xmalloc(m->bufs[i].bytes ? m->bufs[i].bytes : 1);
-			}
-	}
+	rc = place_refs(m, cmp, cmp_len, prep.types, rc, err, errlen);
 	free(cmp);
 	if (rc == 0 && (rc = reset_buffers(m)) < 0)
 		snprintf(err, errlen, "cannot reset the outputs: %s", ops->errmsg(m->dev));
@@ -1083,6 +1127,107 @@ out:
 	return rc;
 }
 
+/* Refuses, before launching, what the device cannot run: it would refuse
+ * too, with less to say.  -1 with the outcome in r. */
+static int check_limits(const struct gs_measure *m, const struct plan *p,
+			struct gs_func *const *funcs, const struct gs_funcattr *attrs, size_t nk,
+			const char *const *entries, struct gs_result *r)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		const struct step *s = &p->steps[i];
+		if (s->is_copy)
+			continue;
+		size_t k = 0;
+		while (k + 1 < nk && funcs[k] != s->f)
+			k++;
+		const struct gs_funcattr *a = &attrs[k];
+		unsigned long threads = (unsigned long)s->block[0] * s->block[1] * s->block[2];
+		if (threads > (unsigned long)a->max_threads) {
+			outcome(r, "invalid", 0, "a block of %lu threads; %s can take at most %d "
+				"(%d registers per thread)", threads, entries[k], a->max_threads,
+				a->registers);
+			return -1;
+		}
+		size_t smem = (size_t)a->static_smem + s->smem;
+		if (m->info.smem_block_optin > 0 && smem > (size_t)m->info.smem_block_optin) {
+			outcome(r, "invalid", 0, "%zu bytes of shared memory per block; the device allows %d",
+				smem, m->info.smem_block_optin);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* r's occupancy and limiter: the first kernel launch's */
+static void first_occupancy(struct gs_measure *m, const struct plan *p, struct gs_result *r)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!p->steps[i].is_copy) {
+			const struct step *s = &p->steps[i];
+			int threads = (int)(s->block[0] * s->block[1] * s->block[2]);
+			if (m->ops->occupancy(m->dev, s->f, threads, s->smem, &r->blocks_per_sm,
+					      r->limiter) == 0) {
+				int warps = (threads + m->info.warp_size - 1) / m->info.warp_size;
+				r->occupancy = (double)(r->blocks_per_sm * warps * m->info.warp_size) /
+					       m->info.max_threads_sm;
+				if (!r->limiter[0])
+					limiter(&m->info, &r->attr, threads, s->smem, r->limiter);
+			}
+			break;
+		}
+}
+
+/* The model's breakdown goes with the counters: figures of the device, not
+ * of the kernel, that `show` lists and the tables leave out; the metrics
+ * stay the validation run's.  Frees real_metrics. */
+static void add_model(struct gs_result *r, char *real_metrics)
+{
+	const char *c = r->counters_json;
+	size_t n = c ? strlen(c) : 0;
+	char *both = n > 2 ? gs_xasprintf("%.*s,\"model\":{%s}}", (int)(n - 1), c, real_metrics)
+			   : gs_xasprintf("{\"model\":{%s}}", real_metrics);
+	free(r->counters_json);
+	r->counters_json = both;
+	free(real_metrics);
+}
+
+/* r->metrics_json: user metrics, with the figures bound, then the device's
+ * own; a time at the real size (renv) goes with the real problem's
+ * constants */
+static void user_metrics(struct gs_measure *m, struct gs_value *env, struct gs_value *renv,
+			 const char *dev_metrics, struct gs_result *r)
+{
+	const struct gs_space *sp = m->sp;
+	if (!sp->nmetrics && !dev_metrics)
+		return;
+	struct gs_buf mj = GS_BUF_INIT;
+	const struct gs_space *msp = renv ? m->o.real : sp;
+	struct gs_value *menv = renv ? renv : env;
+	menv[msp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
+	menv[msp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
+	menv[msp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
+	menv[msp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
+	gs_buf_putc(&mj, '{');
+	for (size_t i = 0; i < msp->nmetrics; i++) {
+		struct gs_value v;
+		if (i)
+			gs_buf_putc(&mj, ',');
+		gs_buf_put_json_str(&mj, msp->metrics[i].name);
+		gs_buf_putc(&mj, ':');
+		if (gs_vm_eval(&m->vm, msp->metrics[i].code, menv, &v) == 0)
+			gs_value_json(&mj, v);
+		else
+			gs_buf_puts(&mj, "null");
+	}
+	if (dev_metrics && dev_metrics[0]) {
+		if (msp->nmetrics)
+			gs_buf_putc(&mj, ',');
+		gs_buf_puts(&mj, dev_metrics);
+	}
+	gs_buf_putc(&mj, '}');
+	r->metrics_json = gs_buf_detach(&mj);
+}
+
 void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *cubin,
 		       size_t cubin_len, const char *const *entries, size_t nentries,
 		       double best_ms, struct gs_result *r)
@@ -1136,43 +1281,9 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		outcome(r, "launch_error", 0, "%s", err);
 		goto out;
 	}
-	/* refuse before launching what cannot run: the device would too */
-	for (size_t i = 0; i < p.n; i++) {
-		const struct step *s = &p.steps[i];
-		if (s->is_copy)
-			continue;
-		size_t k = 0;
-		while (k + 1 < nk && funcs[k] != s->f)
-			k++;
-		const struct gs_funcattr *a = &attrs[k];
-		unsigned long threads = (unsigned long)s->block[0] * s->block[1] * s->block[2];
-		if (threads > (unsigned long)a->max_threads) {
-			outcome(r, "invalid", 0, "a block of %lu threads; %s can take at most %d "
-				"(%d registers per thread)", threads, entries[k], a->max_threads,
-				a->registers);
-			goto out;
-		}
-		size_t smem = (size_t)a->static_smem + s->smem;
-		if (m->info.smem_block_optin > 0 && smem > (size_t)m->info.smem_block_optin) {
-			outcome(r, "invalid", 0, "%zu bytes of shared memory per block; the device allows %d",
-				smem, m->info.smem_block_optin);
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < p.n; i++)
-		if (!p.steps[i].is_copy) {
-			const struct step *s = &p.steps[i];
-			int threads = (int)(s->block[0] * s->block[1] * s->block[2]);
-			if (m->ops->occupancy(m->dev, s->f, threads, s->smem, &r->blocks_per_sm,
-					      r->limiter) == 0) {
-				int warps = (threads + m->info.warp_size - 1) / m->info.warp_size;
-				r->occupancy = (double)(r->blocks_per_sm * warps * m->info.warp_size) /
-					       m->info.max_threads_sm;
-				if (!r->limiter[0])
-					limiter(&m->info, &r->attr, threads, s->smem, r->limiter);
-			}
-			break;
-		}
+	if (check_limits(m, &p, funcs, attrs, nk, entries, r) < 0)
+		goto out;
+	first_occupancy(m, &p, r);
 	prof(m, P_PREP, &tp);
 	/* the validation run, also the first warm-up run; a modeled device
 	 * times it, and that is all it needs */
@@ -1207,19 +1318,8 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 					m->ops->errmsg(m->dev));
 			goto out;
 		}
-		/* the model's breakdown goes with the counters: figures of the
-		 * device, not of the kernel, that `show` lists and the tables
-		 * leave out; the metrics stay the validation run's */
-		if (real_metrics) {
-			const char *c = r->counters_json;
-			size_t n = c ? strlen(c) : 0;
-			char *both = n > 2 ? gs_xasprintf("%.*s,\"model\":{%s}}", (int)(n - 1), c,
-							  real_metrics)
-					   : gs_xasprintf("{\"model\":{%s}}", real_metrics);
-			free(r->counters_json);
-			r->counters_json = both;
-			free(real_metrics);
-		}
+		if (real_metrics)
+			add_model(r, real_metrics);
 	}
 	if (m->ops->modeled) {
 		/* deterministic: the one run is the time */
@@ -1235,36 +1335,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		goto launch_fail;
 	snprintf(r->status, sizeof r->status, "ok");
 metrics:
-	/* user metrics, with the figures bound, then the device's own; a time
-	 * at the real size goes with the real problem's constants */
-	if (sp->nmetrics || dev_metrics) {
-		struct gs_buf mj = GS_BUF_INIT;
-		const struct gs_space *msp = renv ? m->o.real : sp;
-		struct gs_value *menv = renv ? renv : env;
-		menv[msp->figure_slot + GS_FIG_TIME_MS] = gs_float(r->time_ms);
-		menv[msp->figure_slot + GS_FIG_MIN_MS] = gs_float(r->min_ms);
-		menv[msp->figure_slot + GS_FIG_ENERGY_J] = r->energy_j >= 0 ? gs_float(r->energy_j) : gs_none();
-		menv[msp->figure_slot + GS_FIG_POWER_W] = r->power_w >= 0 ? gs_float(r->power_w) : gs_none();
-		gs_buf_putc(&mj, '{');
-		for (size_t i = 0; i < msp->nmetrics; i++) {
-			struct gs_value v;
-			if (i)
-				gs_buf_putc(&mj, ',');
-			gs_buf_put_json_str(&mj, msp->metrics[i].name);
-			gs_buf_putc(&mj, ':');
-			if (gs_vm_eval(&m->vm, msp->metrics[i].code, menv, &v) == 0)
-				gs_value_json(&mj, v);
-			else
-				gs_buf_puts(&mj, "null");
-		}
-		if (dev_metrics && dev_metrics[0]) {
-			if (msp->nmetrics)
-				gs_buf_putc(&mj, ',');
-			gs_buf_puts(&mj, dev_metrics);
-		}
-		gs_buf_putc(&mj, '}');
-		r->metrics_json = gs_buf_detach(&mj);
-	}
+	user_metrics(m, env, renv, dev_metrics, r);
 	goto out;
 launch_fail:
 	outcome(r, "launch_error", rc, "%s", m->ops->errmsg(m->dev));

@@ -261,195 +261,251 @@ static int plot(struct gs_query *q, struct gs_qsweep *sw, const struct cand *c, 
 	return rc;
 }
 
-int gs_query_pareto(struct gs_query *q, const char *const *names, const int *maximize, size_t k)
-{
+/* What the query's parts share. */
+struct pareto {
+	struct gs_query *q;
 	struct gs_qsweep sw;
-	struct gs_qfilter f;
-	if (gs_qsweep_load(q, q->sweep, &sw) < 0)
-		return 1;
-	int rc = 1;
-	int *obj = gs_xcalloc(k + 2, sizeof(*obj));
-	struct cand c = { 0, k, NULL, NULL, NULL };
-	size_t *fr = NULL, nf = 0, cap = 0;
-	memset(&f, 0, sizeof(f));
-	for (size_t j = 0; j < k; j++) {
-		const char *what = maximize[j] ? "--max" : "--min";
-		obj[j] = gs_qsweep_field_or_report(&sw, names[j], what);
-		if (obj[j] < 0)
-			goto out;
-		if (!(sw.fields[obj[j]].type & (GS_T(INT) | GS_T(FLOAT)))) {
+	const int *maximize;
+	size_t k, kk;   /* objectives; values kept per row */
+	int *obj;       /* the objectives' fields, then the plot's x axis */
+	struct cand c;
+	size_t *fr, nf; /* the front */
+	int64_t unusable;
+};
+
+/* p->obj from the names: numbers, each once; -1 after a message. */
+static int objectives(struct pareto *p, const char *const *names)
+{
+	for (size_t j = 0; j < p->k; j++) {
+		const char *what = p->maximize[j] ? "--max" : "--min";
+		p->obj[j] = gs_qsweep_field_or_report(&p->sw, names[j], what);
+		if (p->obj[j] < 0)
+			return -1;
+		if (!(p->sw.fields[p->obj[j]].type & (GS_T(INT) | GS_T(FLOAT)))) {
 			fprintf(stderr, "gsearch: error: %s %s: not a number\n", what, names[j]);
-			goto out;
+			return -1;
 		}
 		for (size_t i = 0; i < j; i++)
-			if (obj[i] == obj[j]) {
+			if (p->obj[i] == p->obj[j]) {
 				fprintf(stderr, "gsearch: error: %s is an objective twice\n", names[j]);
-				goto out;
+				return -1;
 			}
 	}
-	/* with one objective the plot needs an x axis: registers */
-	int xf = gs_qsweep_field(&sw, "registers");
-	size_t kk = k == 1 && q->plot ? 2 : k; /* values kept per row */
-	obj[k] = xf;
-	if (gs_qfilter_init(&f, &sw, q->where) < 0)
-		goto out;
-	struct gs_qspec spec = { .ok_only = 1, .order = -1, .want = obj, .nwant = kk, .idx = -1 };
+	return 0;
+}
+
+/* p->c's values and indices: the ok rows that pass f with a number for
+ * every objective, counting those without in p->unusable; -1 on error. */
+static int read_candidates(struct pareto *p, struct gs_qfilter *f)
+{
+	struct cand *c = &p->c;
+	size_t k = p->k, kk = p->kk, cap = 0;
+	struct gs_qspec spec = { .ok_only = 1, .order = -1, .want = p->obj, .nwant = kk, .idx = -1 };
 	struct gs_qrows *r;
-	int got = gs_qrows_open(&r, q, &sw, &f, &spec);
-	int64_t unusable = 0;
+	int got = gs_qrows_open(&r, p->q, &p->sw, f, &spec);
 	while (got == 0 && (got = gs_qrows_next(r)) > 0) {
 		const struct gs_value *env = gs_qrows_env(r);
 		got = 0;
-		gs_grow(&c.idx, &cap, c.n + 1, sizeof(*c.idx));
-		c.v = gs_xrealloc(c.v, cap * kk * sizeof(*c.v));
+		gs_grow(&c->idx, &cap, c->n + 1, sizeof(*c->idx));
+		c->v = gs_xrealloc(c->v, cap * kk * sizeof(*c->v));
 		int ok = 1;
 		for (size_t j = 0; j < kk && ok; j++) {
-			c.v[c.n * kk + j] = gs_qnum(env[obj[j]], &ok);
-			ok = ok && !isnan(c.v[c.n * kk + j]);
+			c->v[c->n * kk + j] = gs_qnum(env[p->obj[j]], &ok);
+			ok = ok && !isnan(c->v[c->n * kk + j]);
 			if (j >= k && !ok) {
 				/* the plot's x axis only: the point is left out of the plot */
-				c.v[c.n * kk + j] = NAN;
+				c->v[c->n * kk + j] = NAN;
 				ok = 1;
 			}
 		}
 		if (!ok) {
-			unusable++;
+			p->unusable++;
 			continue;
 		}
-		c.idx[c.n++] = gs_qrows_idx(r);
+		c->idx[c->n++] = gs_qrows_idx(r);
 	}
 	gs_qrows_close(r);
-	if (got < 0)
-		goto out;
-	if (!c.n) {
-		fprintf(stderr, "gsearch: error: sweep %lld has no ok configuration%s with a value for"
-				" every objective\n", (long long)sw.id,
-			q->where ? " that passes --where" : "");
-		goto out;
-	}
-	/* keys: the objectives only, oriented so that lower is better */
-	c.key = gs_xcalloc(c.n * k + 1, sizeof(*c.key));
-	for (size_t i = 0; i < c.n; i++)
-		for (size_t j = 0; j < k; j++)
-			c.key[i * k + j] = maximize[j] ? -c.v[i * kk + j] : c.v[i * kk + j];
-	fr = front(&c, &nf);
+	return got < 0 ? -1 : 0;
+}
 
-	/* the members in full */
-	int *want = gs_xcalloc(sw.nfields + 1, sizeof(*want));
+/* The front's members in full, as table rows of t and JSON objects of
+ * rows, with the fields want[0..nw) (the first nshown shown, the rest
+ * parameters); *base_in when the baseline is one.  -1 on error. */
+static int member_rows(struct pareto *p, const int *want, size_t nw, size_t nshown,
+		       struct gs_qtable *t, json_t *rows, int *base_in)
+{
+	struct gs_qsweep *sw = &p->sw;
+	int csv = p->q->fmt == GS_QF_CSV;
+	for (size_t i = 0; i < p->nf; i++) {
+		int64_t idx = p->c.idx[p->fr[i]];
+		struct gs_qrows *r;
+		struct gs_qspec one = { .ok_only = 1, .order = -1, .want = want, .nwant = nw,
+					.idx = idx, .params = 1 };
+		if (gs_qrows_open(&r, p->q, sw, NULL, &one) < 0 || gs_qrows_next(r) <= 0) {
+			gs_qrows_close(r);
+			return -1;
+		}
+		const struct gs_value *env = gs_qrows_env(r);
+		int base = idx == sw->baseline;
+		*base_in |= base;
+		gs_qtable_cellf(t, "%zu", i + 1);
+		if (csv)
+			gs_qtable_cellf(t, "%lld", (long long)idx);
+		else
+			gs_qtable_cellf(t, "%lld%s", (long long)idx, base ? "*" : "");
+		for (size_t j = 0; j < nw; j++) {
+			struct gs_value v = env[want[j]];
+			if (!csv && v.t == GS_V_FLOAT && !strcmp(sw->fields[want[j]].name, "occupancy"))
+				gs_qtable_cellf(t, "%.2f", v.f);
+			else
+				gs_qtable_value(t, v);
+		}
+		json_t *o = json_object();
+		json_object_set_new(o, "idx", json_integer(idx));
+		json_object_set_new(o, "baseline", json_boolean(base));
+		for (size_t j = 0; j < nshown; j++)
+			json_object_set_new(o, sw->fields[want[j]].name, gs_qjson_value(env[want[j]]));
+		json_object_set_new(o, "params", gs_qjson_params(gs_qrows_params(r)));
+		json_array_append_new(rows, o);
+		gs_qrows_close(r);
+	}
+	return 0;
+}
+
+/* The front's table, or its JSON, after its heading; -1 on error. */
+static int print_front(struct pareto *p)
+{
+	struct gs_query *q = p->q;
+	struct gs_qsweep *sw = &p->sw;
+	const int *maximize = p->maximize;
+	size_t k = p->k;
+	/* the objectives, then the usual figures, then the parameters */
+	int *want = gs_xcalloc(sw->nfields + 1, sizeof(*want));
 	size_t nw = 0;
 	static const char *const extra[] = { "time_ms", "registers", "blocks_per_sm", "occupancy" };
 	for (size_t j = 0; j < k; j++)
-		want[nw++] = obj[j];
+		want[nw++] = p->obj[j];
 	for (size_t i = 0; i < GS_ARRAY_SIZE(extra); i++) {
-		int e = gs_qsweep_field(&sw, extra[i]), dup = 0;
+		int e = gs_qsweep_field(sw, extra[i]), dup = 0;
 		for (size_t j = 0; j < nw; j++)
 			dup |= want[j] == e;
 		if (!dup)
 			want[nw++] = e;
 	}
 	size_t nshown = nw;
-	for (size_t i = 0; i < sw.nparams; i++)
-		want[nw++] = gs_qsweep_field(&sw, sw.params[i]);
+	for (size_t i = 0; i < sw->nparams; i++)
+		want[nw++] = gs_qsweep_field(sw, sw->params[i]);
 	struct gs_qtable *t = gs_qtable_new();
 	int csv = q->fmt == GS_QF_CSV;
 	gs_qtable_col(t, "#", "n", 1);
 	gs_qtable_col(t, "idx", NULL, 1);
 	for (size_t j = 0; j < nw; j++) {
-		struct gs_qfield *fl = &sw.fields[want[j]];
+		struct gs_qfield *fl = &sw->fields[want[j]];
 		gs_qtable_col(t, j < nshown ? fl->label : fl->name, fl->name, 1);
 	}
-	gs_qtable_params(t, 2 + nshown, sw.nparams);
+	gs_qtable_params(t, 2 + nshown, sw->nparams);
 	json_t *rows = json_array();
 	int base_in = 0;
-	for (size_t i = 0; i < nf; i++) {
-		struct gs_qspec one = { .ok_only = 1, .order = -1, .want = want, .nwant = nw,
-					.idx = c.idx[fr[i]], .params = 1 };
-		if (gs_qrows_open(&r, q, &sw, NULL, &one) < 0 || gs_qrows_next(r) <= 0) {
-			gs_qrows_close(r);
-			gs_qtable_free(t);
-			json_decref(rows);
-			free(want);
-			goto out;
-		}
-		const struct gs_value *env = gs_qrows_env(r);
-		int base = c.idx[fr[i]] == sw.baseline;
-		base_in |= base;
-		gs_qtable_cellf(t, "%zu", i + 1);
-		if (csv)
-			gs_qtable_cellf(t, "%lld", (long long)c.idx[fr[i]]);
-		else
-			gs_qtable_cellf(t, "%lld%s", (long long)c.idx[fr[i]], base ? "*" : "");
-		for (size_t j = 0; j < nw; j++) {
-			struct gs_value v = env[want[j]];
-			if (!csv && v.t == GS_V_FLOAT && !strcmp(sw.fields[want[j]].name, "occupancy"))
-				gs_qtable_cellf(t, "%.2f", v.f);
-			else
-				gs_qtable_value(t, v);
-		}
-		json_t *o = json_object();
-		json_object_set_new(o, "idx", json_integer(c.idx[fr[i]]));
-		json_object_set_new(o, "baseline", json_boolean(base));
-		for (size_t j = 0; j < nshown; j++)
-			json_object_set_new(o, sw.fields[want[j]].name, gs_qjson_value(env[want[j]]));
-		json_object_set_new(o, "params", gs_qjson_params(gs_qrows_params(r)));
-		json_array_append_new(rows, o);
-		gs_qrows_close(r);
-	}
+	int rc = member_rows(p, want, nw, nshown, t, rows, &base_in);
 	free(want);
+	if (rc < 0) {
+		gs_qtable_free(t);
+		json_decref(rows);
+		return -1;
+	}
 	if (q->fmt == GS_QF_JSON) {
 		json_t *j = json_object(), *ob = json_array();
-		json_object_set_new(j, "sweep", json_integer(sw.id));
-		json_object_set_new(j, "modeled", json_boolean(sw.modeled));
+		json_object_set_new(j, "sweep", json_integer(sw->id));
+		json_object_set_new(j, "modeled", json_boolean(sw->modeled));
 		for (size_t i = 0; i < k; i++)
-			json_array_append_new(ob, json_pack("{s:s, s:s}", "field", sw.fields[obj[i]].name,
+			json_array_append_new(ob, json_pack("{s:s, s:s}", "field", sw->fields[p->obj[i]].name,
 							    "sense", maximize[i] ? "max" : "min"));
 		json_object_set_new(j, "objectives", ob);
-		json_object_set_new(j, "candidates", json_integer((json_int_t)c.n));
+		json_object_set_new(j, "candidates", json_integer((json_int_t)p->c.n));
 		json_object_set_new(j, "front", rows);
 		gs_qjson_print(q->out, j);
 	} else {
 		json_decref(rows);
 		if (!csv) {
 			struct gs_buf h = GS_BUF_INIT;
-			gs_qprint_sweep(q->out, &sw);
+			gs_qprint_sweep(q->out, sw);
 			for (size_t j = 0; j < k; j++)
 				gs_buf_printf(&h, "%s%s %s", j ? ", " : "", maximize[j] ? "max" : "min",
-					      sw.fields[obj[j]].name);
+					      sw->fields[p->obj[j]].name);
 			struct gs_buf l = GS_BUF_INIT;
 			gs_buf_printf(&l, "Pareto front of sweep %lld (%s): %zu of %zu candidates",
-				      (long long)sw.id, gs_buf_str(&h), nf, c.n);
+				      (long long)sw->id, gs_buf_str(&h), p->nf, p->c.n);
 			gs_qprint_para(q->out, gs_buf_str(&l));
 			fprintf(q->out, "(candidates: ok configurations%s with every objective%s)\n\n",
 				q->where ? " that pass --where" : "",
-				unusable ? ", which some lack" : "");
+				p->unusable ? ", which some lack" : "");
 			gs_buf_release(&h);
 			gs_buf_release(&l);
 		}
 		gs_qtable_print(t, q->out, csv);
-		if (!csv && (base_in || sw.modeled))
+		if (!csv && (base_in || sw->modeled))
 			fprintf(q->out, "\n%s%s%s\n", base_in ? "* the baseline" : "",
-				base_in && sw.modeled ? "; " : "",
-				sw.modeled ? "times are modeled by the emulated device" : "");
+				base_in && sw->modeled ? "; " : "",
+				sw->modeled ? "times are modeled by the emulated device" : "");
 	}
 	gs_qtable_free(t);
+	return 0;
+}
+
+int gs_query_pareto(struct gs_query *q, const char *const *names, const int *maximize, size_t k)
+{
+	struct pareto p = { .q = q, .maximize = maximize, .k = k };
+	struct gs_qfilter f;
+	if (gs_qsweep_load(q, q->sweep, &p.sw) < 0)
+		return 1;
+	struct gs_qsweep *sw = &p.sw;
+	struct cand *c = &p.c;
+	int rc = 1;
+	p.obj = gs_xcalloc(k + 2, sizeof(*p.obj));
+	c->k = k;
+	memset(&f, 0, sizeof(f));
+	if (objectives(&p, names) < 0)
+		goto out;
+	/* with one objective the plot needs an x axis: registers */
+	int xf = gs_qsweep_field(sw, "registers");
+	p.kk = k == 1 && q->plot ? 2 : k;
+	p.obj[k] = xf;
+	if (gs_qfilter_init(&f, sw, q->where) < 0)
+		goto out;
+	if (read_candidates(&p, &f) < 0)
+		goto out;
+	if (!c->n) {
+		fprintf(stderr, "gsearch: error: sweep %lld has no ok configuration%s with a value for"
+				" every objective\n", (long long)sw->id,
+			q->where ? " that passes --where" : "");
+		goto out;
+	}
+	/* keys: the objectives only, oriented so that lower is better */
+	c->key = gs_xcalloc(c->n * k + 1, sizeof(*c->key));
+	for (size_t i = 0; i < c->n; i++)
+		for (size_t j = 0; j < k; j++)
+			c->key[i * k + j] = maximize[j] ? -c->v[i * p.kk + j] : c->v[i * p.kk + j];
+	p.fr = front(c, &p.nf);
+	if (print_front(&p) < 0)
+		goto out;
 	rc = 0;
 	if (q->plot) {
 		double bv[2], *base = NULL;
-		for (size_t i = 0; i < c.n && sw.baseline >= 0; i++)
-			if (c.idx[i] == sw.baseline) {
-				bv[0] = c.v[i * kk];
-				bv[1] = c.v[i * kk + 1];
+		for (size_t i = 0; i < c->n && sw->baseline >= 0; i++)
+			if (c->idx[i] == sw->baseline) {
+				bv[0] = c->v[i * p.kk];
+				bv[1] = c->v[i * p.kk + 1];
 				base = bv;
 			}
-		rc = plot(q, &sw, &c, kk, obj, maximize, fr, nf, xf, base, sw.baseline) < 0;
+		rc = plot(q, sw, c, p.kk, p.obj, maximize, p.fr, p.nf, xf, base, sw->baseline) < 0;
 	}
 out:
-	free(obj);
-	free(fr);
-	free(c.idx);
-	free(c.v);
-	free(c.key);
+	free(p.obj);
+	free(p.fr);
+	free(c->idx);
+	free(c->v);
+	free(c->key);
 	gs_qfilter_release(&f);
-	gs_qsweep_release(&sw);
+	gs_qsweep_release(sw);
 	return rc;
 }

@@ -138,6 +138,10 @@ struct sens {
 	struct gs_value opt_value; /* the parameter's value in the optimum */
 	char *opt_params;
 	struct lines lines;
+	int *pf;                     /* the parameters' fields */
+	struct gs_value *opt, *base; /* the optimum's and the baseline's parameters */
+	int have_base;               /* a baseline off the optimum's line */
+	int64_t ranked;              /* rows with a figure */
 };
 
 static int cmp_line(const void *a, const void *b, void *ctx)
@@ -359,6 +363,240 @@ static int read_params(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilt
 	return rc < 0 ? -1 : found;
 }
 
+/* The error for PARAM, not one of the sweep's parameters. */
+static void unknown_param(const struct gs_qsweep *sw, const char *param)
+{
+	struct gs_diag d = GS_DIAG_INIT;
+	gs_diag_error(&d, GS_NOLOC, "sensitivity: '%s' is not a parameter of sweep %lld", param,
+		      (long long)sw->id);
+	gs_diag_suggest(&d, GS_NOLOC, param, (const char *const *)sw->params, sw->nparams);
+	struct gs_buf b = GS_BUF_INIT;
+	for (size_t i = 0; i < sw->nparams; i++)
+		gs_buf_printf(&b, "%s%s", i ? ", " : "", sw->params[i]);
+	gs_diag_note(&d, GS_NOLOC, "its parameters: %s", gs_buf_str(&b));
+	gs_diag_print(&d, stderr);
+	gs_diag_release(&d);
+	gs_buf_release(&b);
+}
+
+/* p->opt and p->base, the parameters of the optimum and of the baseline;
+ * -1 on error or after a message. */
+static int optimum_and_baseline(struct sens *p, struct gs_qfilter *f, struct gs_arena *a)
+{
+	struct gs_query *q = p->q;
+	struct gs_qsweep *sw = p->sw;
+	int got = read_params(q, sw, f, p->by, p->desc, -1, p->pf, p->opt, &p->opt_idx, &p->opt_y,
+			      &p->opt_params, a);
+	if (got < 0)
+		return -1;
+	if (!got) {
+		fprintf(stderr, "gsearch: error: sweep %lld has no ok configuration%s%s%s\n",
+			(long long)sw->id, sw->fields[p->by].kind == GS_QK_COL ? "" : " with ",
+			sw->fields[p->by].kind == GS_QK_COL ? "" : sw->fields[p->by].name,
+			q->where ? " that passes --where" : "");
+		return -1;
+	}
+	if (sw->baseline >= 0) {
+		int64_t bi;
+		double by;
+		p->have_base = read_params(q, sw, NULL, p->by, 0, sw->baseline, p->pf, p->base, &bi,
+					   &by, NULL, a);
+		if (p->have_base < 0)
+			return -1;
+		/* a baseline on the optimum's line would draw the same line twice */
+		if (p->have_base && same_others(sw, p->pf, p->pi, p->base, p->opt))
+			p->have_base = 0;
+	}
+	return 0;
+}
+
+/* The row's point on the line of its setting of the other parameters. */
+static void add_line_row(struct sens *p, const struct gs_value *env, size_t vi, double y,
+			 struct gs_buf *key)
+{
+	struct lines *l = &p->lines;
+	gs_buf_reset(key);
+	for (size_t i = 0; i < p->sw->nparams; i++)
+		if (i != p->pi) {
+			gs_value_repr(key, env[p->pf[i]]);
+			gs_buf_putc(key, '\x1f');
+		}
+	gs_grow(&l->row_group, &l->cap_g, l->nrows + 1, sizeof(*l->row_group));
+	gs_grow(&l->row_vi, &l->cap_v, l->nrows + 1, sizeof(*l->row_vi));
+	gs_grow(&l->row_y, &l->cap_y, l->nrows + 1, sizeof(*l->row_y));
+	l->row_group[l->nrows] = line_id(l, gs_buf_str(key));
+	l->row_vi[l->nrows] = vi;
+	l->row_y[l->nrows++] = y;
+}
+
+/* Every row that passes f into its value's distribution, the
+ * one-at-a-time views and the plot's lines; the distributions sorted best
+ * first.  -1 on error. */
+static int collect(struct sens *p, struct gs_qfilter *f)
+{
+	struct gs_qsweep *sw = p->sw;
+	size_t nv = p->dom->n;
+	p->d = gs_xcalloc(nv + 1, sizeof(*p->d));
+	p->at_opt = gs_xcalloc(nv + 1, sizeof(*p->at_opt));
+	p->at_base = gs_xcalloc(nv + 1, sizeof(*p->at_base));
+	int *want = gs_xcalloc(sw->nparams + 2, sizeof(*want));
+	memcpy(want, p->pf, sw->nparams * sizeof(*p->pf));
+	want[sw->nparams] = p->by;
+	struct gs_qspec spec = { .order = -1, .want = want, .nwant = sw->nparams + 1, .idx = -1 };
+	struct gs_qrows *r;
+	int e = gs_qrows_open(&r, p->q, sw, f, &spec);
+	struct gs_buf key = GS_BUF_INIT;
+	while (e == 0 && (e = gs_qrows_next(r)) > 0) {
+		e = 0;
+		const struct gs_value *env = gs_qrows_env(r);
+		size_t vi = value_index(p->dom, env[p->param]);
+		if (vi >= nv)
+			continue;
+		const char *st = gs_qrows_status(r);
+		int ok;
+		double y = gs_qnum(env[p->by], &ok);
+		ok = ok && st && !strcmp(st, "ok") && !isnan(y);
+		for (int which = 0; which < 2; which++) {
+			struct oat *o = which ? &p->at_base[vi] : &p->at_opt[vi];
+			if (which && !p->have_base)
+				continue;
+			if (!same_others(sw, p->pf, p->pi, env, which ? p->base : p->opt))
+				continue;
+			o->found = 1;
+			o->idx = gs_qrows_idx(r);
+			snprintf(o->status, sizeof o->status, "%s", st ? st : "not run");
+			o->y = y;
+			o->have_y = ok;
+		}
+		if (!ok)
+			continue;
+		p->ranked++;
+		struct dist *d = &p->d[vi];
+		gs_grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
+		d->v[d->n++] = y;
+		if (p->q->plot)
+			add_line_row(p, env, vi, y, &key);
+	}
+	gs_buf_release(&key);
+	gs_qrows_close(r);
+	free(want);
+	if (e < 0)
+		return -1;
+	for (size_t i = 0; i < nv; i++) {
+		qsort(p->d[i].v, p->d[i].n, sizeof(double), cmp_double);
+		if (p->desc) /* best first */
+			for (size_t k = 0; k < p->d[i].n / 2; k++) {
+				double x = p->d[i].v[k];
+				p->d[i].v[k] = p->d[i].v[p->d[i].n - 1 - k];
+				p->d[i].v[p->d[i].n - 1 - k] = x;
+			}
+	}
+	return 0;
+}
+
+static void print_json(const struct sens *p)
+{
+	const struct gs_qsweep *sw = p->sw;
+	json_t *j = json_object(), *vals = json_array();
+	json_object_set_new(j, "sweep", json_integer(sw->id));
+	json_object_set_new(j, "modeled", json_boolean(sw->modeled));
+	json_object_set_new(j, "param", json_string(sw->params[p->pi]));
+	json_object_set_new(j, "by", json_string(sw->fields[p->by].name));
+	json_object_set_new(j, "order", json_string(p->desc ? "desc" : "asc"));
+	json_object_set_new(j, "ranked", json_integer(p->ranked));
+	json_object_set_new(j, "optimum", json_pack("{s:I, s:o}", "idx", (json_int_t)p->opt_idx,
+						     "params", gs_qjson_params(p->opt_params)));
+	for (size_t i = 0; i < p->dom->n; i++) {
+		json_t *o = json_object();
+		size_t n = p->d[i].n;
+		json_object_set_new(o, "value", gs_qjson_value(p->dom->v[i]));
+		json_object_set_new(o, "configs", json_integer((json_int_t)n));
+		json_object_set_new(o, "best", n ? json_real(p->d[i].v[0]) : json_null());
+		json_object_set_new(o, "median", n ? json_real(median(p->d[i].v, n)) : json_null());
+		json_object_set_new(o, "worst", n ? json_real(p->d[i].v[n - 1]) : json_null());
+		json_object_set_new(o, "at_optimum", oat_json(&p->at_opt[i]));
+		json_array_append_new(vals, o);
+	}
+	json_object_set_new(j, "values", vals);
+	gs_qjson_print(p->q->out, j);
+}
+
+/* The table, with its heading and the optimum's line unless csv. */
+static void print_table(const struct sens *p, int csv)
+{
+	struct gs_query *q = p->q;
+	const struct gs_qsweep *sw = p->sw;
+	const struct gs_qfield *fy = &sw->fields[p->by];
+	size_t opt_vi = value_index(p->dom, p->opt[p->pi]);
+	struct gs_qtable *t = gs_qtable_new();
+	struct gs_buf h = GS_BUF_INIT;
+	const char *u = *fy->unit ? fy->unit : "";
+	gs_qtable_col(t, sw->params[p->pi], "value", 1);
+	gs_qtable_col(t, "ok", "configs", 1);
+	gs_buf_printf(&h, "best %s", u);
+	gs_qtable_col(t, *u ? gs_buf_str(&h) : "best", "best", 1);
+	gs_buf_reset(&h);
+	gs_buf_printf(&h, "median %s", u);
+	gs_qtable_col(t, *u ? gs_buf_str(&h) : "median", "median", 1);
+	gs_buf_reset(&h);
+	gs_buf_printf(&h, "worst %s", u);
+	gs_qtable_col(t, *u ? gs_buf_str(&h) : "worst", "worst", 1);
+	gs_qtable_col(t, "worst/best", "worst_over_best", 1);
+	gs_buf_reset(&h);
+	gs_buf_printf(&h, "at optimum%s%s", *u ? " " : "", u);
+	gs_qtable_col(t, gs_buf_str(&h), "at_optimum", 1);
+	gs_qtable_col(t, "idx", "at_optimum_idx", 1);
+	for (size_t i = 0; i < p->dom->n; i++) {
+		struct gs_buf v = GS_BUF_INIT, x = GS_BUF_INIT;
+		size_t n = p->d[i].n;
+		gs_qfmt(&v, p->dom->v[i]);
+		gs_qfmt_exact(&x, p->dom->v[i]);
+		if (!csv) /* the digits stay aligned with or without the mark */
+			gs_buf_putc(&v, i == opt_vi ? '*' : ' ');
+		gs_qtable_cell(t, gs_buf_str(&v), gs_buf_str(&x));
+		gs_buf_release(&v);
+		gs_buf_release(&x);
+		gs_qtable_cellf(t, "%zu", n);
+		if (n) {
+			gs_qtable_value(t, gs_float(p->d[i].v[0]));
+			gs_qtable_value(t, gs_float(median(p->d[i].v, n)));
+			gs_qtable_value(t, gs_float(p->d[i].v[n - 1]));
+			if (p->d[i].v[0] != 0)
+				gs_qtable_value(t, gs_float(p->d[i].v[n - 1] / p->d[i].v[0]));
+			else
+				gs_qtable_cell(t, "-", "");
+		} else {
+			for (int k = 0; k < 4; k++)
+				gs_qtable_cell(t, "-", "");
+		}
+		put_oat_cell(t, &p->at_opt[i], csv);
+	}
+	if (!csv) {
+		struct gs_buf o = GS_BUF_INIT;
+		gs_qprint_sweep(q->out, sw);
+		fprintf(q->out, "Sensitivity of %s to %s, sweep %lld: %lld ok configurations%s%s\n\n",
+			fy->name, sw->params[p->pi], (long long)sw->id, (long long)p->ranked,
+			q->where ? " that pass --where" : "",
+			sw->modeled ? " (times are modeled)" : "");
+		gs_qtable_print(t, q->out, 0);
+		gs_buf_printf(&o, "%s varied, the others as in the optimum (index %lld):",
+			      sw->params[p->pi], (long long)p->opt_idx);
+		for (size_t i = 0; i < sw->nparams; i++)
+			if (i != p->pi) {
+				gs_buf_printf(&o, " %s=", sw->params[i]);
+				gs_qfmt(&o, p->opt[i]);
+			}
+		gs_buf_puts(&o, "; * marks the optimum's value");
+		fputc('\n', q->out);
+		gs_qprint_line(q->out, "at optimum", gs_buf_str(&o));
+		gs_buf_release(&o);
+	} else {
+		gs_qtable_print(t, q->out, 1);
+	}
+	gs_qtable_free(t);
+	gs_buf_release(&h);
+}
+
 int gs_query_sensitivity(struct gs_query *q, const char *param, const char *by_name)
 {
 	struct gs_qsweep sw;
@@ -368,22 +606,10 @@ int gs_query_sensitivity(struct gs_query *q, const char *param, const char *by_n
 		return 1;
 	struct sens p = { .q = q, .sw = &sw };
 	struct gs_arena a = GS_ARENA_INIT;
-	int rc = 1, *pf = NULL;
-	struct gs_value *opt = NULL, *base = NULL;
-	int have_base = 0;
+	int rc = 1;
 	int pi = gs_qsweep_param(&sw, param);
 	if (pi < 0) {
-		struct gs_diag d = GS_DIAG_INIT;
-		gs_diag_error(&d, GS_NOLOC, "sensitivity: '%s' is not a parameter of sweep %lld", param,
-			      (long long)sw.id);
-		gs_diag_suggest(&d, GS_NOLOC, param, (const char *const *)sw.params, sw.nparams);
-		struct gs_buf b = GS_BUF_INIT;
-		for (size_t i = 0; i < sw.nparams; i++)
-			gs_buf_printf(&b, "%s%s", i ? ", " : "", sw.params[i]);
-		gs_diag_note(&d, GS_NOLOC, "its parameters: %s", gs_buf_str(&b));
-		gs_diag_print(&d, stderr);
-		gs_diag_release(&d);
-		gs_buf_release(&b);
+		unknown_param(&sw, param);
 		goto out;
 	}
 	p.pi = (size_t)pi;
@@ -399,203 +625,23 @@ int gs_query_sensitivity(struct gs_query *q, const char *param, const char *by_n
 	p.dom = sw.domains[pi].l;
 	if (gs_qfilter_init(&f, &sw, q->where) < 0)
 		goto out;
-	pf = gs_xcalloc(sw.nparams + 1, sizeof(*pf));
+	p.pf = gs_xcalloc(sw.nparams + 1, sizeof(*p.pf));
 	for (size_t i = 0; i < sw.nparams; i++)
-		pf[i] = gs_qsweep_field(&sw, sw.params[i]);
-	opt = gs_xcalloc(sw.nparams + 1, sizeof(*opt));
-	base = gs_xcalloc(sw.nparams + 1, sizeof(*base));
-	int got = read_params(q, &sw, &f, p.by, p.desc, -1, pf, opt, &p.opt_idx, &p.opt_y,
-			      &p.opt_params, &a);
-	if (got < 0)
+		p.pf[i] = gs_qsweep_field(&sw, sw.params[i]);
+	p.opt = gs_xcalloc(sw.nparams + 1, sizeof(*p.opt));
+	p.base = gs_xcalloc(sw.nparams + 1, sizeof(*p.base));
+	if (optimum_and_baseline(&p, &f, &a) < 0)
 		goto out;
-	if (!got) {
-		fprintf(stderr, "gsearch: error: sweep %lld has no ok configuration%s%s%s\n",
-			(long long)sw.id, sw.fields[p.by].kind == GS_QK_COL ? "" : " with ",
-			sw.fields[p.by].kind == GS_QK_COL ? "" : sw.fields[p.by].name,
-			q->where ? " that passes --where" : "");
+	if (collect(&p, &f) < 0)
 		goto out;
-	}
-	if (sw.baseline >= 0) {
-		int64_t bi;
-		double by;
-		have_base = read_params(q, &sw, NULL, p.by, 0, sw.baseline, pf, base, &bi, &by, NULL,
-					&a);
-		if (have_base < 0)
-			goto out;
-		/* a baseline on the optimum's line would draw the same line twice */
-		if (have_base && same_others(&sw, pf, p.pi, base, opt))
-			have_base = 0;
-	}
-
-	size_t nv = p.dom->n;
-	p.d = gs_xcalloc(nv + 1, sizeof(*p.d));
-	p.at_opt = gs_xcalloc(nv + 1, sizeof(*p.at_opt));
-	p.at_base = gs_xcalloc(nv + 1, sizeof(*p.at_base));
-	int *want = gs_xcalloc(sw.nparams + 2, sizeof(*want));
-	memcpy(want, pf, sw.nparams * sizeof(*pf));
-	want[sw.nparams] = p.by;
-	struct gs_qspec spec = { .order = -1, .want = want, .nwant = sw.nparams + 1, .idx = -1 };
-	struct gs_qrows *r;
-	int e = gs_qrows_open(&r, q, &sw, &f, &spec);
-	struct gs_buf key = GS_BUF_INIT;
-	int64_t ranked = 0;
-	while (e == 0 && (e = gs_qrows_next(r)) > 0) {
-		e = 0;
-		const struct gs_value *env = gs_qrows_env(r);
-		size_t vi = value_index(p.dom, env[p.param]);
-		if (vi >= nv)
-			continue;
-		const char *st = gs_qrows_status(r);
-		int ok;
-		double y = gs_qnum(env[p.by], &ok);
-		ok = ok && st && !strcmp(st, "ok") && !isnan(y);
-		for (int which = 0; which < 2; which++) {
-			struct oat *o = which ? &p.at_base[vi] : &p.at_opt[vi];
-			if (which && !have_base)
-				continue;
-			if (!same_others(&sw, pf, p.pi, env, which ? base : opt))
-				continue;
-			o->found = 1;
-			o->idx = gs_qrows_idx(r);
-			snprintf(o->status, sizeof o->status, "%s", st ? st : "not run");
-			o->y = y;
-			o->have_y = ok;
-		}
-		if (!ok)
-			continue;
-		ranked++;
-		struct dist *d = &p.d[vi];
-		gs_grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
-		d->v[d->n++] = y;
-		if (q->plot) {
-			struct lines *l = &p.lines;
-			gs_buf_reset(&key);
-			for (size_t i = 0; i < sw.nparams; i++)
-				if (i != p.pi) {
-					gs_value_repr(&key, env[pf[i]]);
-					gs_buf_putc(&key, '\x1f');
-				}
-			gs_grow(&l->row_group, &l->cap_g, l->nrows + 1, sizeof(*l->row_group));
-			gs_grow(&l->row_vi, &l->cap_v, l->nrows + 1, sizeof(*l->row_vi));
-			gs_grow(&l->row_y, &l->cap_y, l->nrows + 1, sizeof(*l->row_y));
-			l->row_group[l->nrows] = line_id(l, gs_buf_str(&key));
-			l->row_vi[l->nrows] = vi;
-			l->row_y[l->nrows++] = y;
-		}
-	}
-	gs_buf_release(&key);
-	gs_qrows_close(r);
-	free(want);
-	if (e < 0)
-		goto out;
-	for (size_t i = 0; i < nv; i++) {
-		qsort(p.d[i].v, p.d[i].n, sizeof(double), cmp_double);
-		if (p.desc) /* best first */
-			for (size_t k = 0; k < p.d[i].n / 2; k++) {
-				double x = p.d[i].v[k];
-				p.d[i].v[k] = p.d[i].v[p.d[i].n - 1 - k];
-				p.d[i].v[p.d[i].n - 1 - k] = x;
-			}
-	}
-	size_t opt_vi = value_index(p.dom, opt[p.pi]);
-	p.opt_value = opt[p.pi];
-	struct gs_qfield *fy = &sw.fields[p.by];
-	int csv = q->fmt == GS_QF_CSV;
-	if (q->fmt == GS_QF_JSON) {
-		json_t *j = json_object(), *vals = json_array();
-		json_object_set_new(j, "sweep", json_integer(sw.id));
-		json_object_set_new(j, "modeled", json_boolean(sw.modeled));
-		json_object_set_new(j, "param", json_string(sw.params[p.pi]));
-		json_object_set_new(j, "by", json_string(fy->name));
-		json_object_set_new(j, "order", json_string(p.desc ? "desc" : "asc"));
-		json_object_set_new(j, "ranked", json_integer(ranked));
-		json_object_set_new(j, "optimum", json_pack("{s:I, s:o}", "idx", (json_int_t)p.opt_idx,
-							     "params", gs_qjson_params(p.opt_params)));
-		for (size_t i = 0; i < nv; i++) {
-			json_t *o = json_object();
-			size_t n = p.d[i].n;
-			json_object_set_new(o, "value", gs_qjson_value(p.dom->v[i]));
-			json_object_set_new(o, "configs", json_integer((json_int_t)n));
-			json_object_set_new(o, "best", n ? json_real(p.d[i].v[0]) : json_null());
-			json_object_set_new(o, "median", n ? json_real(median(p.d[i].v, n)) : json_null());
-			json_object_set_new(o, "worst", n ? json_real(p.d[i].v[n - 1]) : json_null());
-			json_object_set_new(o, "at_optimum", oat_json(&p.at_opt[i]));
-			json_array_append_new(vals, o);
-		}
-		json_object_set_new(j, "values", vals);
-		gs_qjson_print(q->out, j);
-	} else {
-		struct gs_qtable *t = gs_qtable_new();
-		struct gs_buf h = GS_BUF_INIT;
-		const char *u = *fy->unit ? fy->unit : "";
-		gs_qtable_col(t, sw.params[p.pi], "value", 1);
-		gs_qtable_col(t, "ok", "configs", 1);
-		gs_buf_printf(&h, "best %s", u);
-		gs_qtable_col(t, *u ? gs_buf_str(&h) : "best", "best", 1);
-		gs_buf_reset(&h);
-		gs_buf_printf(&h, "median %s", u);
-		gs_qtable_col(t, *u ? gs_buf_str(&h) : "median", "median", 1);
-		gs_buf_reset(&h);
-		gs_buf_printf(&h, "worst %s", u);
-		gs_qtable_col(t, *u ? gs_buf_str(&h) : "worst", "worst", 1);
-		gs_qtable_col(t, "worst/best", "worst_over_best", 1);
-		gs_buf_reset(&h);
-		gs_buf_printf(&h, "at optimum%s%s", *u ? " " : "", u);
-		gs_qtable_col(t, gs_buf_str(&h), "at_optimum", 1);
-		gs_qtable_col(t, "idx", "at_optimum_idx", 1);
-		for (size_t i = 0; i < nv; i++) {
-			struct gs_buf v = GS_BUF_INIT, x = GS_BUF_INIT;
-			size_t n = p.d[i].n;
-			gs_qfmt(&v, p.dom->v[i]);
-			gs_qfmt_exact(&x, p.dom->v[i]);
-			if (!csv) /* the digits stay aligned with or without the mark */
-				gs_buf_putc(&v, i == opt_vi ? '*' : ' ');
-			gs_qtable_cell(t, gs_buf_str(&v), gs_buf_str(&x));
-			gs_buf_release(&v);
-			gs_buf_release(&x);
-			gs_qtable_cellf(t, "%zu", n);
-			if (n) {
-				gs_qtable_value(t, gs_float(p.d[i].v[0]));
-				gs_qtable_value(t, gs_float(median(p.d[i].v, n)));
-				gs_qtable_value(t, gs_float(p.d[i].v[n - 1]));
-				if (p.d[i].v[0] != 0)
-					gs_qtable_value(t, gs_float(p.d[i].v[n - 1] / p.d[i].v[0]));
-				else
-					gs_qtable_cell(t, "-", "");
-			} else {
-				for (int k = 0; k < 4; k++)
-					gs_qtable_cell(t, "-", "");
-			}
-			put_oat_cell(t, &p.at_opt[i], csv);
-		}
-		if (!csv) {
-			struct gs_buf o = GS_BUF_INIT;
-			gs_qprint_sweep(q->out, &sw);
-			fprintf(q->out, "Sensitivity of %s to %s, sweep %lld: %lld ok configurations%s%s\n\n",
-				fy->name, sw.params[p.pi], (long long)sw.id, (long long)ranked,
-				q->where ? " that pass --where" : "",
-				sw.modeled ? " (times are modeled)" : "");
-			gs_qtable_print(t, q->out, 0);
-			gs_buf_printf(&o, "%s varied, the others as in the optimum (index %lld):",
-				      sw.params[p.pi], (long long)p.opt_idx);
-			for (size_t i = 0; i < sw.nparams; i++)
-				if (i != p.pi) {
-					gs_buf_printf(&o, " %s=", sw.params[i]);
-					gs_qfmt(&o, opt[i]);
-				}
-			gs_buf_puts(&o, "; * marks the optimum's value");
-			fputc('\n', q->out);
-			gs_qprint_line(q->out, "at optimum", gs_buf_str(&o));
-			gs_buf_release(&o);
-		} else {
-			gs_qtable_print(t, q->out, 1);
-		}
-		gs_qtable_free(t);
-		gs_buf_release(&h);
-	}
+	p.opt_value = p.opt[p.pi];
+	if (q->fmt == GS_QF_JSON)
+		print_json(&p);
+	else
+		print_table(&p, q->fmt == GS_QF_CSV);
 	rc = 0;
 	if (q->plot)
-		rc = plot(&p, have_base) < 0;
+		rc = plot(&p, p.have_base) < 0;
 out:
 	if (p.d)
 		for (size_t i = 0; i < p.dom->n; i++)
@@ -605,9 +651,9 @@ out:
 	free(p.at_base);
 	free(p.opt_params);
 	lines_release(&p.lines);
-	free(pf);
-	free(opt);
-	free(base);
+	free(p.pf);
+	free(p.opt);
+	free(p.base);
 	gs_arena_release(&a);
 	gs_qfilter_release(&f);
 	gs_qsweep_release(&sw);

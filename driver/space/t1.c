@@ -1332,22 +1332,17 @@ static char *subst_params(struct t1 *t, const char *e)
 	return gs_buf_detach(&b);
 }
 
-/* One argument → a buffer statement and/or its launch argument text (added
- * to `args`; symbols add a copy clause to `clauses`).  Returns -1 when the
- * argument cannot be mapped, which leaves the launch out. */
-static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *args,
-			 struct gs_buf *clauses)
+/* Every field's type first: one mistyped is an error whether or not this
+ * argument's kind reads it.  -1 after errors; else *mt, *ty (its key in
+ * *tykey) and *nm. */
+static int check_argument(struct t1 *t, json_t *a, json_t **mt, json_t **ty, const char **tykey,
+			  json_t **nm)
 {
-	const char *key;
-	json_t *mt, *ty, *nm, *unused;
-	if (!check_kind(t, a, T1_OBJ, "an object with Type and Size or FillValue"))
-		return -1;
-	/* every field's type first: one mistyped is an error whether or not
-	 * this argument's kind reads it */
-	int bad = get(t, a, "MemoryType", NULL, T1_STR, "\"Vector\", \"Scalar\" or \"Symbol\"", &mt,
+	json_t *unused;
+	int bad = get(t, a, "MemoryType", NULL, T1_STR, "\"Vector\", \"Scalar\" or \"Symbol\"", mt,
 		      NULL) < 0;
-	bad |= get(t, a, "Type", NULL, T1_STR | T1_REQ, "a type name", &ty, &key) < 0;
-	bad |= get(t, a, "Name", NULL, T1_STR, "a string", &nm, NULL) < 0;
+	bad |= get(t, a, "Type", NULL, T1_STR | T1_REQ, "a type name", ty, tykey) < 0;
+	bad |= get(t, a, "Name", NULL, T1_STR, "a string", nm, NULL) < 0;
 	bad |= get(t, a, "Size", "length", T1_NUM | T1_STR, "a number or an expression string", &unused,
 		   NULL) < 0;
 	bad |= get(t, a, "TypeSize", NULL, T1_NUM | T1_STR, "a number", &unused, NULL) < 0;
@@ -1370,17 +1365,14 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 	warn_unknown_members(t, a,
 			     "Name|Type|Size|length|TypeSize|FillType|FillValue|value|DataSource|"
 			     "RandomSeed|AccessType|MemoryType|MemType|Output");
-	if (bad)
-		return -1;
-	const char *mem = json_string_value(mt);
-	const struct t1_type *type = find_type(json_string_value(ty));
-	const char *name = json_string_value(nm);
-	if (!type) {
-		push_key(t, key);
-		warn_at(t, LOC_VALUE, "t1: cannot map %s '%s'", path_str(t), json_string_value(ty));
-		pop(t);
-		return -1;
-	}
+	return bad ? -1 : 0;
+}
+
+/* Warns of a TypeSize other than the type's and of a MemType other than
+ * Global or Constant, which the mapping does not honour; whether MemType
+ * is Constant. */
+static int check_sizes(struct t1 *t, json_t *a, json_t *ty, const struct t1_type *type)
+{
 	const char *tskey;
 	json_t *ts = member(a, "TypeSize", NULL, &tskey);
 	double tsv;
@@ -1402,59 +1394,110 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 			path_str(t), json_string_value(mtype));
 		pop(t);
 	}
-	if (!mem) {
-		json_t *sz = member(a, "Size", "length", NULL);
-		mem = sz && !json_is_null(sz) ? "Vector" : "Scalar";
-	}
+	return constant;
+}
 
-	if (!strcasecmp(mem, "Scalar")) {
-		json_t *fv = member(a, "FillValue", "value", &key);
-		if (json_is_null(fv))
-			fv = NULL;
-		if (type->lanes != 1) {
-			warn_at(t, LOC_VALUE, "t1: cannot map %s: a %s scalar", path_str(t), json_string_value(ty));
-			return -1;
-		}
-		if (!fv) {
-			push_key(t, "FillValue");
-			error_at(t, LOC_VALUE, "t1: %s: missing (a scalar argument's value is required)",
-				 path_str(t));
-			pop(t);
-			return -1;
-		}
-		push_key(t, key);
-		char *v = value_expr(t, fv, type->space);
-		pop(t);
-		if (!v)
-			return -1;
-		if (args->len)
-			gs_buf_puts(args, ", ");
-		/* int → int32 and float → float32 are the defaults of launch args */
-		if (!strcmp(type->space, "int32") && is_atom(v) && !strpbrk(v, ".eE"))
-			gs_buf_puts(args, v);
-		else
-			gs_buf_printf(args, "%s(%s)", type->space, v);
-		if (constant) {
-			/* Kernel Tuner also copies it into the __constant__
-			 * variable of its name: from a one-element buffer here */
-			if (!name || !is_identifier(name) || is_keyword(name) || name_taken(t, name)) {
-				warn_at(t, LOC_VALUE, "t1: cannot map %s: a constant needs a usable Name",
-					path_str(t));
-				free(v);
-				return -1;
-			}
-			gs_buf_printf(t->out, "input %s %s[1] value(%s)", name, type->space, v);
-			end_stmt(t);
-			add_name(t, name);
-			gs_buf_printf(clauses, " copy %s to %s", name, name);
-		}
-		free(v);
-		return 0;
-	}
-	if (strcasecmp(mem, "Vector") && strcasecmp(mem, "Symbol")) {
-		warn_at(t, LOC_VALUE, "t1: cannot map %s: MemoryType '%s'", path_str(t), mem);
+/* A scalar argument: its launch argument text, and for a constant, a
+ * one-element buffer copied to the __constant__ variable of its name.
+ * -1 when it cannot be mapped. */
+static int emit_scalar(struct t1 *t, json_t *a, json_t *ty, const struct t1_type *type,
+		       const char *name, int constant, struct gs_buf *args, struct gs_buf *clauses)
+{
+	const char *key;
+	json_t *fv = member(a, "FillValue", "value", &key);
+	if (json_is_null(fv))
+		fv = NULL;
+	if (type->lanes != 1) {
+		warn_at(t, LOC_VALUE, "t1: cannot map %s: a %s scalar", path_str(t), json_string_value(ty));
 		return -1;
 	}
+	if (!fv) {
+		push_key(t, "FillValue");
+		error_at(t, LOC_VALUE, "t1: %s: missing (a scalar argument's value is required)",
+			 path_str(t));
+		pop(t);
+		return -1;
+	}
+	push_key(t, key);
+	char *v = value_expr(t, fv, type->space);
+	pop(t);
+	if (!v)
+		return -1;
+	if (args->len)
+		gs_buf_puts(args, ", ");
+	/* int → int32 and float → float32 are the defaults of launch args */
+	if (!strcmp(type->space, "int32") && is_atom(v) && !strpbrk(v, ".eE"))
+		gs_buf_puts(args, v);
+	else
+		gs_buf_printf(args, "%s(%s)", type->space, v);
+	if (constant) {
+		/* Kernel Tuner also copies it into the __constant__
+		 * variable of its name: from a one-element buffer here */
+		if (!name || !is_identifier(name) || is_keyword(name) || name_taken(t, name)) {
+			warn_at(t, LOC_VALUE, "t1: cannot map %s: a constant needs a usable Name",
+				path_str(t));
+			free(v);
+			return -1;
+		}
+		gs_buf_printf(t->out, "input %s %s[1] value(%s)", name, type->space, v);
+		end_stmt(t);
+		add_name(t, name);
+		gs_buf_printf(clauses, " copy %s to %s", name, name);
+	}
+	free(v);
+	return 0;
+}
+
+/* A vector or symbol's element count, parameters substituted; NULL when
+ * it cannot be mapped. */
+static char *vector_count(struct t1 *t, json_t *a, int symbol)
+{
+	const char *key;
+	json_t *size = member(a, "Size", "length", &key);
+	if (json_is_null(size))
+		size = NULL;
+	if (size) {
+		push_key(t, key);
+		char *count = scalar_expr(t, size);
+		pop(t);
+		if (!count)
+			return NULL;
+		char *sub = subst_params(t, count);
+		free(count);
+		return sub;
+	}
+	if (symbol)
+		return gs_xstrdup("1");
+	push_key(t, "Size");
+	error_at(t, LOC_VALUE, "t1: %s: missing (a vector argument's length is required)",
+		 path_str(t));
+	pop(t);
+	return NULL;
+}
+
+/* The buffer's kind from AccessType and Output. */
+static const char *buffer_kind(json_t *a)
+{
+	json_t *acc = member(a, "AccessType", NULL, NULL);
+	const char *access = json_is_string(acc) ? json_string_value(acc) : "ReadOnly";
+	json_t *outflag = member(a, "Output", NULL, NULL);
+	int writes = !strcasecmp(access, "WriteOnly") || !strcasecmp(access, "ReadWrite");
+	if (outflag && !truthy(outflag))
+		return writes ? "scratch" : "input";
+	if (!strcasecmp(access, "WriteOnly"))
+		return "output";
+	if (writes || truthy(outflag))
+		return "inout";
+	return "input";
+}
+
+/* A vector or symbol argument: its buffer statement, and its launch
+ * argument or copy clause.  -1 when it cannot be mapped. */
+static int emit_vector(struct t1 *t, json_t *a, size_t index, json_t *nm,
+		       const struct t1_type *type, const char *mem, int constant,
+		       struct gs_buf *args, struct gs_buf *clauses)
+{
+	const char *name = json_string_value(nm);
 	int symbol = !strcasecmp(mem, "Symbol");
 
 	/* the buffer's name: positional in the launch, so any free name will do */
@@ -1472,47 +1515,15 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 		return -1;
 	}
 
-	json_t *size = member(a, "Size", "length", &key);
-	char *count = NULL;
-	if (json_is_null(size))
-		size = NULL;
-	if (size) {
-		push_key(t, key);
-		count = scalar_expr(t, size);
-		pop(t);
-		if (!count)
-			return -1;
-		char *sub = subst_params(t, count);
-		free(count);
-		count = sub;
-	} else if (symbol) {
-		count = gs_xstrdup("1");
-	} else {
-		push_key(t, "Size");
-		error_at(t, LOC_VALUE, "t1: %s: missing (a vector argument's length is required)",
-			 path_str(t));
-		pop(t);
+	char *count = vector_count(t, a, symbol);
+	if (!count)
 		return -1;
-	}
 	char *fill = fill_expr(t, a, index, type->space);
 	if (!fill) {
 		free(count);
 		return -1;
 	}
-
-	json_t *acc = member(a, "AccessType", NULL, NULL);
-	const char *access = json_is_string(acc) ? json_string_value(acc) : "ReadOnly";
-	json_t *outflag = member(a, "Output", NULL, NULL);
-	int writes = !strcasecmp(access, "WriteOnly") || !strcasecmp(access, "ReadWrite");
-	const char *kind;
-	if (outflag && !truthy(outflag))
-		kind = writes ? "scratch" : "input";
-	else if (!strcasecmp(access, "WriteOnly"))
-		kind = "output";
-	else if (writes || truthy(outflag))
-		kind = "inout";
-	else
-		kind = "input";
+	const char *kind = buffer_kind(a);
 	if (!*fill && strcmp(kind, "output") && strcmp(kind, "scratch")) {
 		free(fill);
 		fill = gs_xstrdup("zero");
@@ -1542,27 +1553,77 @@ static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *a
 	return 0;
 }
 
-static void emit_kernel(struct t1 *t, json_t *ks)
+/* One argument → a buffer statement and/or its launch argument text (added
+ * to `args`; symbols add a copy clause to `clauses`).  Returns -1 when the
+ * argument cannot be mapped, which leaves the launch out. */
+static int emit_argument(struct t1 *t, json_t *a, size_t index, struct gs_buf *args,
+			 struct gs_buf *clauses)
+{
+	const char *key;
+	json_t *mt, *ty, *nm;
+	if (!check_kind(t, a, T1_OBJ, "an object with Type and Size or FillValue"))
+		return -1;
+	if (check_argument(t, a, &mt, &ty, &key, &nm) < 0)
+		return -1;
+	const char *mem = json_string_value(mt);
+	const struct t1_type *type = find_type(json_string_value(ty));
+	if (!type) {
+		push_key(t, key);
+		warn_at(t, LOC_VALUE, "t1: cannot map %s '%s'", path_str(t), json_string_value(ty));
+		pop(t);
+		return -1;
+	}
+	int constant = check_sizes(t, a, ty, type);
+	if (!mem) {
+		json_t *sz = member(a, "Size", "length", NULL);
+		mem = sz && !json_is_null(sz) ? "Vector" : "Scalar";
+	}
+	if (!strcasecmp(mem, "Scalar"))
+		return emit_scalar(t, a, ty, type, json_string_value(nm), constant, args, clauses);
+	if (strcasecmp(mem, "Vector") && strcasecmp(mem, "Symbol")) {
+		warn_at(t, LOC_VALUE, "t1: cannot map %s: MemoryType '%s'", path_str(t), mem);
+		return -1;
+	}
+	return emit_vector(t, a, index, nm, type, mem, constant, args, clauses);
+}
+
+/* What the parts of one KernelSpecification's mapping share. */
+struct t1_kernel {
+	json_t *ks;
+	json_t *lang;
+	const char *kn;     /* the kernel's name; NULL: no kernel or launch statement */
+	json_t *ps;         /* ProblemSize */
+	const char *ps_key;
+	int have_ps;        /* ProblemSize is defined in the space */
+	struct t1_dims local;
+	int have_local;     /* a block statement was written */
+	/* the grid as GlobalSize gives it and as Kernel Tuner computes it from
+	 * ProblemSize, per dimension */
+	char *gdim[3], *pdim[3];
+	int ngdim, npdim;
+	const char *gkey;   /* GlobalSize's (or gridSize's) key */
+	int opencl;         /* GlobalSize is in threads */
+	struct gs_loc global_loc, problem_loc;
+};
+
+/* the parameters Kernel Tuner takes for the block's sizes */
+static const char *const block_size_names[] = { "block_size_x", "block_size_y", "block_size_z" };
+
+/* Language, KernelName and KernelFile: the kernel statement. */
+static void kernel_statement(struct t1 *t, struct t1_kernel *k)
 {
 	const char *key, *fkey;
-	json_t *v;
-	size_t i;
-	if (!json_is_object(ks)) {
-		error_at(t, LOC_VALUE, "t1: %s must be an object", path_str(t));
-		return;
-	}
-
-	json_t *lang, *kname, *kfile;
-	get(t, ks, "Language", NULL, T1_STR, "a language name", &lang, &key);
-	if (lang && strcasecmp(json_string_value(lang), "CUDA")) {
+	json_t *kname, *kfile;
+	get(t, k->ks, "Language", NULL, T1_STR, "a language name", &k->lang, &key);
+	if (k->lang && strcasecmp(json_string_value(k->lang), "CUDA")) {
 		push_key(t, key);
 		warn_at(t, LOC_VALUE, "t1: %s is not CUDA; gsearch compiles the kernel as CUDA",
 			path_str(t));
 		pop(t);
 	}
 
-	int kbad = get(t, ks, "KernelName", NULL, T1_STR, "a string", &kname, &key) < 0;
-	kbad |= get(t, ks, "KernelFile", NULL, T1_STR, "a file name", &kfile, &fkey) < 0;
+	int kbad = get(t, k->ks, "KernelName", NULL, T1_STR, "a string", &kname, &key) < 0;
+	kbad |= get(t, k->ks, "KernelFile", NULL, T1_STR, "a file name", &kfile, &fkey) < 0;
 	const char *kn = kbad ? NULL : json_string_value(kname);
 	if (kn && kfile) {
 		push_key(t, key);
@@ -1585,128 +1646,144 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		warn_at(t, LOC_VALUE, "t1: %s has no KernelName; no kernel or launch statement",
 			path_str(t));
 	}
+	k->kn = kn;
+}
 
-	/* ProblemSize: Kernel Tuner's problem dimensions, used by GridDiv* and
-	 * by Size expressions */
-	json_t *ps;
-	get(t, ks, "ProblemSize", NULL, T1_LIST | T1_NUM | T1_STR,
-	    "a list of sizes, a number or an expression string", &ps, &key);
-	const char *ps_key = key;
-	int have_ps = 0;
-	if (ps) {
-		push_key(t, key);
-		struct gs_buf lit = GS_BUF_INIT;
-		char *e = NULL;
-		if (json_is_array(ps) && !json_array_size(ps)) {
-			error_at(t, LOC_VALUE, "t1: %s: empty list (one to three sizes are required)",
-				 path_str(t));
-		} else if (json_is_array(ps) && json_array_size(ps) > 3) {
-			error_at(t, LOC_VALUE, "t1: %s: %zu sizes (one to three are allowed)", path_str(t),
-				 json_array_size(ps));
-		} else if (json_is_array(ps)) {
-			gs_buf_putc(&lit, '[');
-			json_array_foreach (ps, i, v) {
-				push_idx(t, i);
-				e = scalar_expr(t, v);
-				pop(t);
-				if (!e)
-					break;
-				gs_buf_printf(&lit, "%s%s", i ? ", " : "", e);
-				free(e);
-			}
-			gs_buf_putc(&lit, ']');
-			e = i == json_array_size(ps) ? gs_buf_detach(&lit) : NULL;
-		} else {
-			e = scalar_expr(t, ps);
+/* ProblemSize: Kernel Tuner's problem dimensions, used by GridDiv* and by
+ * Size expressions */
+static void problem_size(struct t1 *t, struct t1_kernel *k)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	get(t, k->ks, "ProblemSize", NULL, T1_LIST | T1_NUM | T1_STR,
+	    "a list of sizes, a number or an expression string", &k->ps, &key);
+	json_t *ps = k->ps;
+	k->ps_key = key;
+	if (!ps)
+		return;
+	push_key(t, key);
+	struct gs_buf lit = GS_BUF_INIT;
+	char *e = NULL;
+	if (json_is_array(ps) && !json_array_size(ps)) {
+		error_at(t, LOC_VALUE, "t1: %s: empty list (one to three sizes are required)",
+			 path_str(t));
+	} else if (json_is_array(ps) && json_array_size(ps) > 3) {
+		error_at(t, LOC_VALUE, "t1: %s: %zu sizes (one to three are allowed)", path_str(t),
+			 json_array_size(ps));
+	} else if (json_is_array(ps)) {
+		gs_buf_putc(&lit, '[');
+		json_array_foreach (ps, i, v) {
+			push_idx(t, i);
+			e = scalar_expr(t, v);
+			pop(t);
+			if (!e)
+				break;
+			gs_buf_printf(&lit, "%s%s", i ? ", " : "", e);
+			free(e);
 		}
-		if (e && !name_taken(t, "ProblemSize")) {
-			/* sizes that depend on the parameters are computed per
-			 * configuration, as Kernel Tuner does */
-			if (mentions_param(t, e))
-				gs_buf_printf(t->out, "let ProblemSize = %s nodefine", e);
-			else
-				gs_buf_printf(t->out, "problem ProblemSize = %s", e);
-			end_stmt(t);
-			add_name(t, "ProblemSize");
-			have_ps = 1;
-		}
-		free(e);
-		gs_buf_release(&lit);
-		pop(t);
+		gs_buf_putc(&lit, ']');
+		e = i == json_array_size(ps) ? gs_buf_detach(&lit) : NULL;
+	} else {
+		e = scalar_expr(t, ps);
 	}
-	json_t *bc = member(ks, "BenchmarkConfig", NULL, &key);
-	if (bc && !json_is_null(bc)) {
-		push_key(t, key);
-		emit_problems(t, bc);
-		pop(t);
+	if (e && !name_taken(t, "ProblemSize")) {
+		/* sizes that depend on the parameters are computed per
+		 * configuration, as Kernel Tuner does */
+		if (mentions_param(t, e))
+			gs_buf_printf(t->out, "let ProblemSize = %s nodefine", e);
+		else
+			gs_buf_printf(t->out, "problem ProblemSize = %s", e);
+		end_stmt(t);
+		add_name(t, "ProblemSize");
+		k->have_ps = 1;
 	}
+	free(e);
+	gs_buf_release(&lit);
+	pop(t);
+}
 
-	json_t *opts;
+/* CompilerOptions: an option statement each. */
+static void compiler_options(struct t1 *t, json_t *ks)
+{
+	const char *key;
+	json_t *opts, *v;
+	size_t i;
 	get(t, ks, "CompilerOptions", NULL, T1_LIST | T1_STR, "a list of strings", &opts, &key);
-	if (opts) {
-		push_key(t, key);
-		if (json_is_string(opts)) {
-			if (*json_string_value(opts)) {
+	if (!opts)
+		return;
+	push_key(t, key);
+	if (json_is_string(opts)) {
+		if (*json_string_value(opts)) {
+			gs_buf_puts(t->out, "option ");
+			put_str_lit(t->out, json_string_value(opts));
+			end_stmt(t);
+		}
+	} else if (json_is_array(opts)) {
+		json_array_foreach (opts, i, v) {
+			push_idx(t, i);
+			if (!check_kind(t, v, T1_STR, "a string")) {
+				/* reported */
+			} else if (*json_string_value(v)) {
 				gs_buf_puts(t->out, "option ");
-				put_str_lit(t->out, json_string_value(opts));
+				put_str_lit(t->out, json_string_value(v));
 				end_stmt(t);
 			}
-		} else if (json_is_array(opts)) {
-			json_array_foreach (opts, i, v) {
-				push_idx(t, i);
-				if (!check_kind(t, v, T1_STR, "a string")) {
-					/* reported */
-				} else if (*json_string_value(v)) {
-					gs_buf_puts(t->out, "option ");
-					put_str_lit(t->out, json_string_value(v));
-					end_stmt(t);
-				}
-				pop(t);
-			}
+			pop(t);
 		}
-		pop(t);
 	}
+	pop(t);
+}
 
-	/* block and grid */
-	static const char *const bsz[] = { "block_size_x", "block_size_y", "block_size_z" };
-	struct t1_dims local = { { NULL }, 0 }, global = { { NULL }, 0 };
+/* LocalSize, or Kernel Tuner's block without it: the block statement. */
+static void block_statement(struct t1 *t, struct t1_kernel *k)
+{
+	const char *key;
 	json_t *ls;
-	int ls_bad = get(t, ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls, &key) < 0;
-	int have_local = 0;
+	struct t1_dims *local = &k->local;
+	int ls_bad = get(t, k->ks, "LocalSize", "blockSize", T1_OBJ, "an object with X, Y, Z", &ls,
+			 &key) < 0;
 	if (ls) {
 		push_key(t, key);
-		if (read_dims(t, ls, &local) == 0) {
+		if (read_dims(t, ls, local) == 0) {
 			gs_buf_puts(t->out, "block ");
-			for (int d = 0; d < local.n; d++)
-				gs_buf_printf(t->out, "%s%s", d ? ", " : "", local.e[d]);
+			for (int d = 0; d < local->n; d++)
+				gs_buf_printf(t->out, "%s%s", d ? ", " : "", local->e[d]);
 			end_stmt(t);
-			have_local = 1;
+			k->have_local = 1;
 		}
 		pop(t);
-	} else if (kn && !ls_bad) {
+	} else if (k->kn && !ls_bad) {
 		/* what Kernel Tuner launches: the parameters block_size_x, _y, _z,
 		 * 256, 1 and 1 where there is no such parameter */
 		static const char *const dflt[] = { "256", "1", "1" };
-		local.n = 1;
+		const char *const *bsz = block_size_names;
+		local->n = 1;
 		for (int d = 0; d < 3; d++) {
-			local.e[d] = gs_xstrdup(is_param(t, bsz[d]) ? bsz[d] : dflt[d]);
+			local->e[d] = gs_xstrdup(is_param(t, bsz[d]) ? bsz[d] : dflt[d]);
 			if (is_param(t, bsz[d]))
-				local.n = d + 1;
+				local->n = d + 1;
 		}
 		gs_buf_puts(t->out, "block ");
-		for (int d = 0; d < local.n; d++)
-			gs_buf_printf(t->out, "%s%s", d ? ", " : "", local.e[d]);
+		for (int d = 0; d < local->n; d++)
+			gs_buf_printf(t->out, "%s%s", d ? ", " : "", local->e[d]);
 		end_stmt_note(t, "no LocalSize: Kernel Tuner's block");
 		warn_at(t, LOC_VALUE, "t1: %s has no LocalSize; the block is Kernel Tuner's: %s, %s, %s",
-			path_str(t), local.e[0], local.e[1], local.e[2]);
-		have_local = 1;
+			path_str(t), local->e[0], local->e[1], local->e[2]);
+		k->have_local = 1;
 	}
-	const char *gkey, *tkey;
+}
+
+/* GlobalSize (or the older gridSize) and GlobalSizeType: k->gdim. */
+static void global_grid(struct t1 *t, struct t1_kernel *k)
+{
+	const char *key, *gkey, *tkey;
 	json_t *gs, *gridsize, *gst;
-	get(t, ks, "GlobalSize", NULL, T1_OBJ, "an object with X, Y, Z", &gs, &gkey);
+	struct t1_dims global = { { NULL }, 0 };
+	get(t, k->ks, "GlobalSize", NULL, T1_OBJ, "an object with X, Y, Z", &gs, &gkey);
 	/* older files: always in blocks */
-	get(t, ks, "gridSize", NULL, T1_OBJ, "an object with X, Y, Z", &gridsize, &key);
-	get(t, ks, "GlobalSizeType", NULL, T1_STR, "\"CUDA\" or \"OpenCL\"", &gst, &tkey);
+	get(t, k->ks, "gridSize", NULL, T1_OBJ, "an object with X, Y, Z", &gridsize, &key);
+	get(t, k->ks, "GlobalSizeType", NULL, T1_STR, "\"CUDA\" or \"OpenCL\"", &gst, &tkey);
 	int opencl = 0;
 	if (gst) {
 		const char *s = json_string_value(gst);
@@ -1716,7 +1793,7 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		else if (strcasecmp(s, "CUDA") && strcasecmp(s, "Vulkan"))
 			warn_at(t, LOC_VALUE, "t1: unknown %s; taken as CUDA (grid in blocks)", path_str(t));
 		pop(t);
-	} else if (lang && !strcasecmp(json_string_value(lang), "OpenCL")) {
+	} else if (k->lang && !strcasecmp(json_string_value(k->lang), "OpenCL")) {
 		opencl = 1;
 	}
 	if (!gs && gridsize) {
@@ -1724,111 +1801,130 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		gkey = key;
 		opencl = 0;
 	}
-	/* the grid as GlobalSize gives it, per dimension */
-	char *gdim[3] = { NULL, NULL, NULL };
-	int ngdim = 0;
-	struct gs_loc global_loc = GS_NOLOC, problem_loc = GS_NOLOC;
 	if (gs) {
 		push_key(t, gkey);
-		global_loc = locate(t, LOC_KEY);
+		k->global_loc = locate(t, LOC_KEY);
 		if (read_dims(t, gs, &global) == 0) {
-			if (opencl && !have_local) {
+			if (opencl && !k->have_local) {
 				warn_at(t, LOC_VALUE, "t1: %s is in threads (OpenCL) but there is no LocalSize "
 					"to divide it by; ignored", path_str(t));
 			} else {
 				for (int d = 0; d < global.n; d++) {
 					struct gs_buf g = GS_BUF_INIT;
 					if (opencl)
-						put_ceil_div(&g, global.e[d], d < local.n ? local.e[d] : "1");
+						put_ceil_div(&g, global.e[d],
+							     d < k->local.n ? k->local.e[d] : "1");
 					else
 						gs_buf_puts(&g, global.e[d]);
-					gdim[d] = gs_buf_detach(&g);
+					k->gdim[d] = gs_buf_detach(&g);
 				}
-				ngdim = global.n;
+				k->ngdim = global.n;
 			}
 		}
 		pop(t);
 	}
-	/* the grid as Kernel Tuner computes it: ceil(ProblemSize[d] / the
-	 * product of GridDiv's values), the divisor of a dimension without
-	 * GridDiv (or with an empty one, as its T1 reader takes it) being the
-	 * parameter block_size_x, _y or _z, or 1 where there is none */
+	k->gkey = gkey;
+	k->opencl = opencl;
+	dims_release(&global);
+}
+
+/* One dimension's GridDiv as a divisor: -1 where an element is unusable. */
+static int grid_divisor(struct t1 *t, struct t1_kernel *k, int d, struct gs_buf *div)
+{
 	static const char *const divs[] = { "GridDivX", "GridDivY", "GridDivZ" };
+	const char *const *bsz = block_size_names;
+	const char *dk;
+	json_t *v, *dv = member(k->ks, divs[d], NULL, &dk);
+	size_t i;
+	if (json_is_array(dv) && json_array_size(dv)) {
+		json_array_foreach (dv, i, v) {
+			push_key(t, dk);
+			push_idx(t, i);
+			char *e = scalar_expr(t, v);
+			pop(t);
+			pop(t);
+			if (!e)
+				return -1;
+			if (i)
+				gs_buf_puts(div, " * ");
+			gs_buf_printf(div, is_atom(e) ? "%s" : "(%s)", e);
+			free(e);
+		}
+	} else if (is_param(t, bsz[d])) {
+		gs_buf_puts(div, bsz[d]);
+	} else {
+		gs_buf_puts(div, "1");
+		/* not what a reader who sees the block would expect */
+		if (d < k->local.n && strcmp(k->local.e[d], "1"))
+			warn_at(t, LOC_VALUE, "t1: %s has no %s%s and no parameter '%s': the grid's "
+				"%c is ProblemSize%s blocks, as Kernel Tuner computes it",
+				path_str(t), divs[d], dv ? " values" : "", bsz[d], "xyz"[d],
+				json_is_array(k->ps) ? (d == 0 ? "[0]" : d == 1 ? "[1]" : "[2]") : "");
+	}
+	return 0;
+}
+
+/* The grid as Kernel Tuner computes it: ceil(ProblemSize[d] / the product
+ * of GridDiv's values), the divisor of a dimension without GridDiv (or
+ * with an empty one, as its T1 reader takes it) being the parameter
+ * block_size_x, _y or _z, or 1 where there is none: k->pdim. */
+static void problem_grid(struct t1 *t, struct t1_kernel *k)
+{
+	static const char *const divs[] = { "GridDivX", "GridDivY", "GridDivZ" };
+	const char *key;
 	for (int d = 0; d < 3; d++) {
 		json_t *dv;
-		get(t, ks, divs[d], NULL, T1_LIST, "a list of divisors", &dv, &key);
+		get(t, k->ks, divs[d], NULL, T1_LIST, "a list of divisors", &dv, &key);
 	}
-	char *pdim[3] = { NULL, NULL, NULL };
-	int npdim = 0, dims = json_is_array(ps) ? (int)json_array_size(ps) : 1;
-	if (have_ps) {
+	int dims = json_is_array(k->ps) ? (int)json_array_size(k->ps) : 1;
+	if (k->have_ps) {
 		int ok = 1;
-		push_key(t, ps_key);
-		problem_loc = locate(t, LOC_KEY);
+		push_key(t, k->ps_key);
+		k->problem_loc = locate(t, LOC_KEY);
 		pop(t);
 		for (int d = 0; ok && d < dims; d++) {
-			const char *dk;
-			json_t *dv = member(ks, divs[d], NULL, &dk);
 			struct gs_buf div = GS_BUF_INIT;
-			if (json_is_array(dv) && json_array_size(dv)) {
-				json_array_foreach (dv, i, v) {
-					push_key(t, dk);
-					push_idx(t, i);
-					char *e = scalar_expr(t, v);
-					pop(t);
-					pop(t);
-					if (!e) {
-						ok = 0;
-						break;
-					}
-					if (i)
-						gs_buf_puts(&div, " * ");
-					gs_buf_printf(&div, is_atom(e) ? "%s" : "(%s)", e);
-					free(e);
-				}
-			} else if (is_param(t, bsz[d])) {
-				gs_buf_puts(&div, bsz[d]);
-			} else {
-				gs_buf_puts(&div, "1");
-				/* not what a reader who sees the block would expect */
-				if (d < local.n && strcmp(local.e[d], "1"))
-					warn_at(t, LOC_VALUE, "t1: %s has no %s%s and no parameter '%s': the grid's "
-						"%c is ProblemSize%s blocks, as Kernel Tuner computes it",
-						path_str(t), divs[d], dv ? " values" : "", bsz[d], "xyz"[d],
-						json_is_array(ps) ? (d == 0 ? "[0]" : d == 1 ? "[1]" : "[2]") : "");
-			}
+			if (grid_divisor(t, k, d, &div) < 0)
+				ok = 0;
 			char pd[32];
-			snprintf(pd, sizeof pd, json_is_array(ps) ? "ProblemSize[%d]" : "ProblemSize", d);
+			snprintf(pd, sizeof pd, json_is_array(k->ps) ? "ProblemSize[%d]" : "ProblemSize", d);
 			struct gs_buf g = GS_BUF_INIT;
 			put_ceil_div(&g, pd, gs_buf_str(&div));
-			pdim[d] = gs_buf_detach(&g);
+			k->pdim[d] = gs_buf_detach(&g);
 			gs_buf_release(&div);
 		}
-		npdim = ok ? dims : 0;
+		k->npdim = ok ? dims : 0;
 	}
 	for (int d = 0; d < 3; d++) {
 		const char *dk;
-		json_t *dv = member(ks, divs[d], NULL, &dk);
-		if (json_is_array(dv) && (!have_ps || d >= dims))
-			warn_unmapped(t, dk, have_ps ? "ProblemSize has no such dimension" : "needs ProblemSize");
+		json_t *dv = member(k->ks, divs[d], NULL, &dk);
+		if (json_is_array(dv) && (!k->have_ps || d >= dims))
+			warn_unmapped(t, dk, k->have_ps ? "ProblemSize has no such dimension"
+							: "needs ProblemSize");
 	}
-	/* both: Kernel Tuner's unless told otherwise; `check` compares them */
-	int use_global = ngdim && (!npdim || t->grid == GS_T1_GRID_GLOBAL);
-	char **use = use_global ? gdim : pdim, **other = use_global ? pdim : gdim;
-	int nuse = use_global ? ngdim : npdim, nother = use_global ? npdim : ngdim;
+}
+
+/* The grid statement, from GlobalSize or ProblemSize: both, Kernel Tuner's
+ * unless told otherwise; `check` compares them. */
+static void grid_statement(struct t1 *t, struct t1_kernel *k)
+{
+	int use_global = k->ngdim && (!k->npdim || t->grid == GS_T1_GRID_GLOBAL);
+	char **use = use_global ? k->gdim : k->pdim, **other = use_global ? k->pdim : k->gdim;
+	int nuse = use_global ? k->ngdim : k->npdim, nother = use_global ? k->npdim : k->ngdim;
 	if (nuse) {
 		gs_buf_puts(t->out, "grid ");
 		for (int d = 0; d < nuse; d++)
 			gs_buf_printf(t->out, "%s%s", d ? ", " : "", use[d]);
-		push_key(t, use_global ? gkey : ps_key);
-		end_stmt_note(t, use_global ? (opencl ? "OpenCL size in threads, divided by LocalSize, "
-							"rounded up" : NULL)
+		push_key(t, use_global ? k->gkey : k->ps_key);
+		end_stmt_note(t, use_global ? (k->opencl ? "OpenCL size in threads, divided by "
+							   "LocalSize, rounded up" : NULL)
 					    : "divided by GridDiv, rounded up");
 		pop(t);
 	}
 	if (t->info) {
 		t->info->used = use_global ? GS_T1_GRID_GLOBAL : GS_T1_GRID_PROBLEM;
-		t->info->global_loc = global_loc;
-		t->info->problem_loc = problem_loc;
+		t->info->global_loc = k->global_loc;
+		t->info->problem_loc = k->problem_loc;
 		if (nuse && nother) {
 			for (int d = 0; d < nother; d++) {
 				t->info->other[d] = other[d];
@@ -1837,66 +1933,60 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 			t->info->nother = nother;
 		}
 	}
-	for (int d = 0; d < 3; d++) {
-		free(gdim[d]);
-		free(pdim[d]);
-	}
-	dims_release(&local);
-	dims_release(&global);
+}
 
-	json_t *sm = member(ks, "SharedMemory", "shared_memory", &key);
-	if (sm && !json_is_null(sm)) {
-		push_key(t, key);
-		char *e = scalar_expr(t, sm);
-		if (e) {
-			gs_buf_printf(t->out, "shared %s", e);
-			end_stmt(t);
-			free(e);
-		}
+/* Arguments: the buffers, then the launch that passes them. */
+static void launch_statement(struct t1 *t, struct t1_kernel *k)
+{
+	const char *key, *kn = k->kn;
+	json_t *args, *v;
+	size_t i;
+	int args_bad = get(t, k->ks, "Arguments", NULL, T1_LIST, "a list of arguments", &args,
+			   &key) < 0;
+	if (!args) {
+		if (kn && !args_bad)
+			warn_at(t, LOC_VALUE, "t1: %s has no Arguments; no launch statement", path_str(t));
+		return;
+	}
+	struct gs_buf a = GS_BUF_INIT, clauses = GS_BUF_INIT;
+	int ok = 1;
+	unsigned errors = t->errors;
+	push_key(t, key);
+	json_array_foreach (args, i, v) {
+		push_idx(t, i);
+		if (emit_argument(t, v, i, &a, &clauses) < 0)
+			ok = 0;
 		pop(t);
 	}
-
-	/* arguments, then the launch that passes them */
-	json_t *args;
-	int args_bad = get(t, ks, "Arguments", NULL, T1_LIST, "a list of arguments", &args, &key) < 0;
-	if (args) {
-		struct gs_buf a = GS_BUF_INIT, clauses = GS_BUF_INIT;
-		int ok = 1;
-		unsigned errors = t->errors;
-		push_key(t, key);
-		json_array_foreach (args, i, v) {
-			push_idx(t, i);
-			if (emit_argument(t, v, i, &a, &clauses) < 0)
-				ok = 0;
-			pop(t);
-		}
-		if (ok && kn) {
-			/* a C++ name expression ("k<float>") is launched by its identifier,
-			 * as the kernel statement names it */
-			size_t idn = 0;
-			while (kn[idn] == '_' || (kn[idn] >= 'a' && kn[idn] <= 'z') ||
-			       (kn[idn] >= 'A' && kn[idn] <= 'Z') || (idn && kn[idn] >= '0' && kn[idn] <= '9'))
-				idn++;
-			gs_buf_puts(t->out, "launch ");
-			gs_buf_put(t->out, kn, idn);
-			gs_buf_printf(t->out, "(%s)%s", gs_buf_str(&a), gs_buf_str(&clauses));
-			end_stmt(t);
-		} else if (kn && t->errors == errors) {
-			warn_at(t, LOC_VALUE, "t1: some of %s cannot be mapped; no launch statement",
-				path_str(t));
-		}
-		pop(t);
-		gs_buf_release(&a);
-		gs_buf_release(&clauses);
-	} else if (kn && !args_bad) {
-		warn_at(t, LOC_VALUE, "t1: %s has no Arguments; no launch statement", path_str(t));
+	if (ok && kn) {
+		/* a C++ name expression ("k<float>") is launched by its identifier,
+		 * as the kernel statement names it */
+		size_t idn = 0;
+		while (kn[idn] == '_' || (kn[idn] >= 'a' && kn[idn] <= 'z') ||
+		       (kn[idn] >= 'A' && kn[idn] <= 'Z') || (idn && kn[idn] >= '0' && kn[idn] <= '9'))
+			idn++;
+		gs_buf_puts(t->out, "launch ");
+		gs_buf_put(t->out, kn, idn);
+		gs_buf_printf(t->out, "(%s)%s", gs_buf_str(&a), gs_buf_str(&clauses));
+		end_stmt(t);
+	} else if (kn && t->errors == errors) {
+		warn_at(t, LOC_VALUE, "t1: some of %s cannot be mapped; no launch statement",
+			path_str(t));
 	}
+	pop(t);
+	gs_buf_release(&a);
+	gs_buf_release(&clauses);
+}
 
+/* What the rest of KernelSpecification holds, and why it is not used. */
+static void warn_rest(struct t1 *t, json_t *ks)
+{
+	const char *key;
+	json_t *v;
 	json_t *ref = member(ks, "ReferenceArguments", NULL, &key);
 	if (ref)
 		warn_unmapped(t, key, "give the space a reference kernel to check outputs");
 
-	/* what the rest of KernelSpecification holds, and why it is not used */
 	json_object_foreach (ks, key, v) {
 		if (key_in(key, "Language|KernelName|KernelFile|ProblemSize|BenchmarkConfig|"
 				"CompilerOptions|LocalSize|blockSize|GlobalSize|gridSize|"
@@ -1912,6 +2002,49 @@ static void emit_kernel(struct t1 *t, json_t *ks)
 		else
 			warn_unmapped(t, key, NULL);
 	}
+}
+
+static void emit_kernel(struct t1 *t, json_t *ks)
+{
+	const char *key;
+	if (!json_is_object(ks)) {
+		error_at(t, LOC_VALUE, "t1: %s must be an object", path_str(t));
+		return;
+	}
+	struct t1_kernel k = { .ks = ks, .global_loc = GS_NOLOC, .problem_loc = GS_NOLOC };
+	kernel_statement(t, &k);
+	problem_size(t, &k);
+	json_t *bc = member(ks, "BenchmarkConfig", NULL, &key);
+	if (bc && !json_is_null(bc)) {
+		push_key(t, key);
+		emit_problems(t, bc);
+		pop(t);
+	}
+	compiler_options(t, ks);
+
+	block_statement(t, &k);
+	global_grid(t, &k);
+	problem_grid(t, &k);
+	grid_statement(t, &k);
+	for (int d = 0; d < 3; d++) {
+		free(k.gdim[d]);
+		free(k.pdim[d]);
+	}
+	dims_release(&k.local);
+
+	json_t *sm = member(ks, "SharedMemory", "shared_memory", &key);
+	if (sm && !json_is_null(sm)) {
+		push_key(t, key);
+		char *e = scalar_expr(t, sm);
+		if (e) {
+			gs_buf_printf(t->out, "shared %s", e);
+			end_stmt(t);
+			free(e);
+		}
+		pop(t);
+	}
+	launch_statement(t, &k);
+	warn_rest(t, ks);
 }
 
 /* ---- the whole file ---- */

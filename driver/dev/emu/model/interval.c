@@ -132,32 +132,28 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 	return hi;
 }
 
-int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
-			  const unsigned block[3], const struct gs_emu_occ *occ,
-			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
-			  const double *cap, struct gs_emu_interval *out)
+/* The sample's sums, each block weighted by the blocks it stands for, and
+ * the longest chain with its misses. */
+struct sums {
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed;
+	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
+	double chain, misses;
+};
+
+static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, size_t n,
+		       double dram, struct sums *s)
 {
-	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
-	double wsum = 0, inst[GS_EMU_NCLASS] = { 0 }, all = 0, smem = 0, l1 = 0;
-	double chain = 0, misses = 0, hit = 0, miss = 0, stores = 0, exposed = 0;
-	double distinct_r = 0, distinct_w = 0;
-	double loop_ins = 0, loop_share = 0, win_sum = 0, win_loads = 0;
-	/* chains are compared with every miss at DRAM's latency, as probe.c does */
-	double dram = gs_emu_dram_beyond_l2(p);
-	memset(out, 0, sizeof(*out));
-	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
-		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct gs_emu_blockstat *b = &st[i];
 		double w = weight[i];
-		wsum += w;
+		s->wsum += w;
 		for (int c = 0; c < GS_EMU_NCLASS; c++)
-			inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
-		smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
-		l1 += w * (double)(b->l1_hit + b->l1_miss);
-		hit += w * (double)b->l1_hit;
-		miss += w * (double)b->l1_miss;
-		stores += w * (double)b->st_sectors;
+			s->inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
+		s->smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
+		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
+		s->hit += w * (double)b->l1_hit;
+		s->miss += w * (double)b->l1_miss;
+		s->stores += w * (double)b->st_sectors;
 		/* the written sectors, flagged, sort last */
 		size_t lo = 0, hi = b->nsectors;
 		if (!b->sectors) /* counted, not listed: taken as read */
@@ -169,49 +165,57 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 			else
 				lo = mid + 1;
 		}
-		distinct_r += w * (double)lo;
-		distinct_w += w * (double)(b->nsectors - lo);
-		exposed += w * b->exposed;
-		loop_ins += w * (double)b->loop_ins;
-		loop_share += w * b->loop_share;
-		win_sum += w * b->win_sum;
-		win_loads += w * (double)b->win_loads;
+		s->distinct_r += w * (double)lo;
+		s->distinct_w += w * (double)(b->nsectors - lo);
+		s->exposed += w * b->exposed;
+		s->loop_ins += w * (double)b->loop_ins;
+		s->loop_share += w * b->loop_share;
+		s->win_sum += w * b->win_sum;
+		s->win_loads += w * (double)b->win_loads;
 		/* the longest chain of the sample sets the pace of a wave: blocks
 		 * of one wave wait for the slowest */
-		if (b->chain + b->chain_misses * dram > chain + misses * dram) {
-			chain = b->chain;
-			misses = b->chain_misses;
+		if (b->chain + b->chain_misses * dram > s->chain + s->misses * dram) {
+			s->chain = b->chain;
+			s->misses = b->chain_misses;
 		}
 	}
-	out->load_window = win_loads > 0 ? win_sum / win_loads : 0;
-	/* per block of the grid */
+}
+
+/* One block's throughput cycles on an SM, per block of the grid (s->inst,
+ * s->smem and s->exposed are taken per block in place), and the term that
+ * sets them in *sm_bound; the fetch term and the loops' bytes go to out. */
+static double block_cycles(const struct gs_emu_profile *p, const unsigned block[3],
+			   const struct gs_emu_occ *occ, struct sums *s, const char **sm_bound,
+			   struct gs_emu_interval *out)
+{
+	double all = 0;
 	int pipe = 0;
 	for (int c = 0; c < GS_EMU_NCLASS; c++) {
-		inst[c] /= wsum;
-		all += inst[c];
+		s->inst[c] /= s->wsum;
+		all += s->inst[c];
 	}
-	double issue = gs_emu_pipe_cycles(p, inst, &pipe);
+	double issue = gs_emu_pipe_cycles(p, s->inst, &pipe);
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
-	smem /= wsum;
-	exposed /= wsum;
-	double l1c = l1 / wsum * 32 / p->l1_bw;
+	s->smem /= s->wsum;
+	s->exposed /= s->wsum;
+	double l1c = s->l1 / s->wsum * 32 / p->l1_bw;
 	double thr = issue;
-	const char *sm_bound = pipe_names[pipe];
+	*sm_bound = pipe_names[pipe];
 	if (dispatch > thr)
-		thr = dispatch, sm_bound = "issue";
-	if (smem > thr)
-		thr = smem, sm_bound = "smem";
+		thr = dispatch, *sm_bound = "issue";
+	if (s->smem > thr)
+		thr = s->smem, *sm_bound = "smem";
 	if (l1c > thr)
-		thr = l1c, sm_bound = "l1";
+		thr = l1c, *sm_bound = "l1";
 	/* instruction fetch, at the warps each scheduler holds */
 	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
-	double loop_bytes = loop_ins / wsum * bpi;
+	double loop_bytes = s->loop_ins / s->wsum * bpi;
 	double threads = (double)block[0] * block[1] * block[2];
 	double wps = (double)occ->blocks_per_sm * ceil(threads / 32) / p->subpartitions;
-	double fetch = gs_emu_fetch_excess(p, loop_bytes, wps) * loop_share / wsum * all /
+	double fetch = gs_emu_fetch_excess(p, loop_bytes, wps) * s->loop_share / s->wsum * all /
 		       p->subpartitions;
 	if (fetch >= 0.5 * thr && fetch > 0)
-		sm_bound = "fetch";
+		*sm_bound = "fetch";
 	thr += fetch;
 	/* An SM takes in a block no faster than the block scheduler gives it
 	 * one, whatever the block does (scripts/bench/ubench/blocks.cu: 159
@@ -221,38 +225,22 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double launch = p->block_launch_cycles + ceil(threads / 32) * p->warp_launch_cycles;
 	if (launch > thr) {
 		thr = launch;
-		sm_bound = "launch";
+		*sm_bound = "launch";
 	}
+	out->per_block_fetch = fetch;
+	out->loop_bytes = loop_bytes;
+	return thr;
+}
 
-	/* the grid's traffic: L2 sectors, DRAM bytes up to the footprint */
-	double scale = (double)nblocks / wsum;
-	double l2_sectors = (miss + stores) * scale;
-	double l2_bytes = l2_sectors * 32;
-	double fp_r = distinct_r * scale * 32, fp_w = distinct_w * scale * 32;
-	if (cap && cap[0] > 0 && fp_r > cap[0])
-		fp_r = cap[0];
-	if (cap && cap[1] > 0 && fp_w > cap[1])
-		fp_w = cap[1];
-	double rd = miss * scale * 32, wr = stores * scale * 32;
-	double dram_r = rd < fp_r ? rd : fp_r, dram_w = wr < fp_w ? wr : fp_w;
-	double dram_bytes = dram_r + dram_w;
-	/* the share of the loads' L2 misses that DRAM serves */
-	double dram_share = rd > 0 ? dram_r / rd : 0;
-	chain += misses * dram_share * dram;
-
-	/* waves on the busiest SM */
-	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
-	uint64_t busiest = (nblocks + sms - 1) / sms;
-	struct waves wv = { thr, exposed, chain, 0, busiest / bps, busiest % bps, bps };
-	/* the DRAM latency on the chain, which DRAM's queue grows */
-	wv.mem_wait = misses * dram_share * p->mem_latency;
-	if (wv.mem_wait > chain)
-		wv.mem_wait = chain;
+/* The grid's time in out->cycles and its bound in out->bound, from the
+ * busiest SM's waves and the L2 and DRAM times; returns the SM time at
+ * idle DRAM. */
+static double grid_cycles(const struct gs_emu_profile *p, const struct waves *wv,
+			  const char *sm_bound, double t_l2, double t_dram,
+			  struct gs_emu_interval *out)
+{
 	int latency = 0;
-	double t_sm = sm_time(&wv, 0, &latency);
-	double hz = p->clock_mhz * 1e6;
-	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
-	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
+	double t_sm = sm_time(wv, 0, &latency);
 	out->cycles = t_sm;
 	snprintf(out->bound, sizeof out->bound, "%s", latency ? "latency" : sm_bound);
 	if (t_l2 > out->cycles) {
@@ -279,29 +267,76 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	 * above max(t_sm, t_l2, t_dram); with no DRAM wait on the chain it is
 	 * that maximum, the bounds alone. */
 	double sm = out->cycles, lo = sm > t_dram ? sm : t_dram;
-	double t = loaded_time(&wv, lo, t_l2, t_dram, p->dram_servers);
+	double t = loaded_time(wv, lo, t_l2, t_dram, p->dram_servers);
 	if (t > sm) {
 		/* the bound is what set the time: DRAM's bandwidth, or the loaded
 		 * chain where it outgrew the issue; else the queue only grew a
 		 * wave the issue still sets, and the bound stays */
-		uint64_t blocks = wv.full ? wv.bps : wv.rest;
+		uint64_t blocks = wv->full ? wv->bps : wv->rest;
 		double q = queueing(t_dram / t, p->dram_servers);
 		out->cycles = t;
 		if (t_dram >= sm)
 			snprintf(out->bound, sizeof out->bound, "dram");
-		else if (wave_chain(&wv, q) >= wave_busy(&wv, blocks))
+		else if (wave_chain(wv, q) >= wave_busy(wv, blocks))
 			snprintf(out->bound, sizeof out->bound, "dram latency");
 	}
+	return t_sm;
+}
+
+int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
+			  const unsigned block[3], const struct gs_emu_occ *occ,
+			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
+			  const double *cap, struct gs_emu_interval *out)
+{
+	uint64_t nblocks = (uint64_t)grid[0] * grid[1] * grid[2];
+	struct sums s = { 0 };
+	/* chains are compared with every miss at DRAM's latency, as probe.c does */
+	double dram = gs_emu_dram_beyond_l2(p);
+	memset(out, 0, sizeof(*out));
+	if (!occ || occ->blocks_per_sm <= 0 || !nblocks || !n)
+		return -1;
+	sum_sample(st, weight, n, dram, &s);
+	out->load_window = s.win_loads > 0 ? s.win_sum / s.win_loads : 0;
+	/* per block of the grid */
+	const char *sm_bound;
+	double thr = block_cycles(p, block, occ, &s, &sm_bound, out);
+
+	/* the grid's traffic: L2 sectors, DRAM bytes up to the footprint */
+	double scale = (double)nblocks / s.wsum;
+	double l2_sectors = (s.miss + s.stores) * scale;
+	double l2_bytes = l2_sectors * 32;
+	double fp_r = s.distinct_r * scale * 32, fp_w = s.distinct_w * scale * 32;
+	if (cap && cap[0] > 0 && fp_r > cap[0])
+		fp_r = cap[0];
+	if (cap && cap[1] > 0 && fp_w > cap[1])
+		fp_w = cap[1];
+	double rd = s.miss * scale * 32, wr = s.stores * scale * 32;
+	double dram_r = rd < fp_r ? rd : fp_r, dram_w = wr < fp_w ? wr : fp_w;
+	double dram_bytes = dram_r + dram_w;
+	/* the share of the loads' L2 misses that DRAM serves */
+	double dram_share = rd > 0 ? dram_r / rd : 0;
+	double chain = s.chain + s.misses * dram_share * dram;
+
+	/* waves on the busiest SM */
+	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
+	uint64_t busiest = (nblocks + sms - 1) / sms;
+	struct waves wv = { thr, s.exposed, chain, 0, busiest / bps, busiest % bps, bps };
+	/* the DRAM latency on the chain, which DRAM's queue grows */
+	wv.mem_wait = s.misses * dram_share * p->mem_latency;
+	if (wv.mem_wait > chain)
+		wv.mem_wait = chain;
+	double hz = p->clock_mhz * 1e6;
+	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
+	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
+	double t_sm = grid_cycles(p, &wv, sm_bound, t_l2, t_dram, out);
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
 	out->t_l2 = t_l2;
 	out->t_dram = t_dram;
 	out->per_block_issue = thr;
 	out->per_block_chain = chain;
-	out->per_block_exposed = exposed;
-	out->per_block_fetch = fetch;
-	out->loop_bytes = loop_bytes;
-	out->l1_hit = hit + miss > 0 ? hit / (hit + miss) : 0;
+	out->per_block_exposed = s.exposed;
+	out->l1_hit = s.hit + s.miss > 0 ? s.hit / (s.hit + s.miss) : 0;
 	out->l2_hit = rd > 0 ? 1 - dram_share : 0;
 	out->l2_bytes = l2_bytes;
 	out->dram_bytes = dram_bytes;
