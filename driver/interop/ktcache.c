@@ -42,14 +42,15 @@ int gs_kt_outcome_fits(const char *failure, const char *status)
 	return 0;
 }
 
-/* Published caches reach hundreds of megabytes; 1 GiB is past any of
- * them and still parses in the memory of a workstation (the parsed tree
- * takes several times the text). */
+/* Published caches reach hundreds of megabytes; 1 GiB, gzip'd or not,
+ * is past any of them and still parses in the memory of a workstation
+ * (the parsed tree takes several times the text).  The decompressed size
+ * is capped as well: a small .gz can inflate without end. */
 #define KT_MAX ((uint64_t)1 << 30)
 #define KT_MAX_TEXT "1 GiB"
 
 /* The whole file, gunzipped when it is gzip'd (zlib reads a plain file as
- * it is): a regular file of at most KT_MAX bytes. */
+ * it is): a regular file of at most KT_MAX bytes, KT_MAX once inflated. */
 static int slurp(const char *path, struct gs_buf *text, struct gs_buf *err)
 {
 	int fd = gs_open_regular(path, KT_MAX, NULL);
@@ -69,8 +70,15 @@ static int slurp(const char *path, struct gs_buf *text, struct gs_buf *err)
 	}
 	char chunk[1 << 16];
 	int n;
-	while ((n = gzread(f, chunk, sizeof chunk)) > 0)
+	while ((n = gzread(f, chunk, sizeof chunk)) > 0) {
+		if (text->len + (size_t)n > KT_MAX) {
+			gs_buf_printf(err, "%s: cannot read: decompresses to more than the " KT_MAX_TEXT
+					   " limit", path);
+			gzclose(f);
+			return -1;
+		}
 		gs_buf_put(text, chunk, (size_t)n);
+	}
 	if (n < 0) {
 		int zerr;
 		const char *m = gzerror(f, &zerr);
