@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -159,8 +160,17 @@ static int entry(struct gs_ktcache *c, const char *path, const char *key, json_t
 		free(v);
 		return -1;
 	}
+	/* a time that is not positive would rank first, above every real one */
+	double ms = json_number_value(t);
+	if (!(isfinite(ms) && ms > 0)) {
+		char *v = json_dumps(t, JSON_COMPACT | JSON_ENCODE_ANY);
+		gs_buf_printf(err, "%s: cache entry \"%s\": 'time' is %s, not a positive time in ms",
+			      path, key, v ? v : "?");
+		free(v);
+		return -1;
+	}
 	e->status = "ok";
-	e->time_ms = json_number_value(t);
+	e->time_ms = ms;
 	return 0;
 }
 
