@@ -423,7 +423,7 @@ int gs_cmd_import(int argc, char **argv)
 	int status = GS_EXIT_ERRORS;
 	int *slot = NULL;
 	char *used = NULL;
-	struct gs_store_lock lock = { -1, NULL };
+	struct gs_store_lock lock = { -1, NULL, -1 };
 	struct gs_sweepid sid;
 	memset(&sid, 0, sizeof sid);
 	if (gs_ktcache_load(im.path, &im.c, &err) < 0) {

@@ -367,6 +367,13 @@ int gs_store_open(struct gs_store **out, const char *path, int readonly)
 	if (!readonly && (rc = make_parent_dirs(s)) < 0)
 		return rc;
 
+	/* SQLite keeps a journal per name: written under two hard links, one
+	 * store would have two WAL files, and each writer's lock its own */
+	struct stat sb;
+	if (!readonly && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_nlink > 1)
+		return fail(s, -EBUSY, "cannot write %s: the file has %lu names (hard links), and "
+			    "SQLite keeps a journal per name; copy it to a name of its own (`gsearch "
+			    "query` can still read it)", s->path, (unsigned long)sb.st_nlink);
 	flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	rc = sqlite3_open_v2(path, &s->db, flags, NULL);
 	if (rc != SQLITE_OK) {
