@@ -381,7 +381,7 @@ static int import_args(int argc, char **argv, struct gs_space_args *a, const cha
 		int r = gs_space_args_option(a, "import", c, optarg);
 		if (r == 0 && c == 'd') {
 			*db = optarg;
-			r = 1;
+			r = *optarg ? 1 : (gs_usage_error("import", "--db needs a file name"), -1);
 		} else if (r == 0 && c == 'p') {
 			a->path = optarg;
 			r = 1;
@@ -442,8 +442,7 @@ int gs_cmd_import(int argc, char **argv)
 	int created;
 	char lerr[1024];
 	if (gs_store_open(&im.st, db, 0) < 0) {
-		fprintf(stderr, "gsearch: error: cannot open the store: %s\n",
-			gs_store_errmsg(im.st));
+		fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(im.st));
 		goto out;
 	}
 	if (gs_store_lock(&lock, db, lerr, sizeof lerr) < 0) {
@@ -451,8 +450,7 @@ int gs_cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (gs_store_sweep_open(im.st, &sid.id, &im.sweep, &created) < 0) {
-		fprintf(stderr, "gsearch: error: cannot create the sweep: %s\n",
-			gs_store_errmsg(im.st));
+		fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(im.st));
 		goto out;
 	}
 	sqlite3 *dbh = gs_store_sqlite(im.st);
