@@ -89,6 +89,10 @@ int gs_query_open(struct gs_query *q, const char *path)
 	} else if ((app && app != GS_STORE_APPLICATION_ID) || (!version && tables)) {
 		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database\n", path);
 		rc = SQLITE_ERROR;
+	} else if (version < 0) {
+		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database (schema "
+				"version %d)\n", path, version);
+		rc = SQLITE_ERROR;
 	} else if (!version) {
 		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database (it is empty)\n",
 			path);

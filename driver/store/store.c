@@ -331,6 +331,10 @@ static int check(struct gs_store *s)
 	if (app != 0 && app != GS_STORE_APPLICATION_ID)
 		return fail(s, -EPROTO, "cannot open %s: not a gsearch database (application id %#x)",
 			    s->path, (unsigned)app);
+	/* no gsearch ever wrote a negative version: it is someone else's file */
+	if (version < 0)
+		return fail(s, -EPROTO, "cannot open %s: not a gsearch database (schema version %d)",
+			    s->path, version);
 	if (version > GS_STORE_SCHEMA_VERSION)
 		return fail(s, -EPROTO,
 			    "cannot open %s: database was written by a newer gsearch "
