@@ -8,6 +8,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,11 +433,29 @@ void gs_store_close(struct gs_store *s)
 	free(s);
 }
 
+/* Whether path begins as every SQLite database does; 1 when it cannot
+ * be read (the advice for a damaged file then stands). */
+static int sqlite_header(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[sizeof magic];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return 1;
+	ssize_t n = pread(fd, head, sizeof head, 0);
+	close(fd);
+	return n < 0 || (n == (ssize_t)sizeof head && !memcmp(head, magic, sizeof magic));
+}
+
 const char *gs_store_damage_hint(int rc, const char *path)
 {
 	static __thread char hint[1024];
 	if ((rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
 		return "";
+	/* a text file given as a store is not damaged, and .recover of it
+	 * saves nothing */
+	if ((rc & 0xff) == SQLITE_NOTADB && !sqlite_header(path))
+		return " (it is not an SQLite database, so no gsearch store)";
 	snprintf(hint, sizeof hint, " (the file is damaged: `sqlite3 %s .recover | sqlite3 "
 		 "RECOVERED.db` saves what can be read)", path);
 	return hint;
