@@ -372,10 +372,15 @@ int gs_store_open(struct gs_store **out, const char *path, int readonly)
 	if (!readonly && (rc = make_parent_dirs(s)) < 0)
 		return rc;
 
+	/* SQLite would wait on a FIFO for ever, and read a device as a store */
+	struct stat sb;
+	int exists = stat(path, &sb) == 0;
+	if (exists && !S_ISREG(sb.st_mode))
+		return fail(s, S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL, "cannot open %s: %s", s->path,
+			    S_ISDIR(sb.st_mode) ? strerror(EISDIR) : gs_read_strerror(GS_ENOTREG));
 	/* SQLite keeps a journal per name: written under two hard links, one
 	 * store would have two WAL files, and each writer's lock its own */
-	struct stat sb;
-	if (!readonly && stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_nlink > 1)
+	if (!readonly && exists && sb.st_nlink > 1)
 		return fail(s, -EBUSY, "cannot write %s: the file has %lu names (hard links), and "
 			    "SQLite keeps a journal per name; copy it to a name of its own (`gsearch "
 			    "query` can still read it)", s->path, (unsigned long)sb.st_nlink);
