@@ -270,8 +270,9 @@ static void ident_of(const struct import *im, const struct gs_space *sp, const c
 		gs_buf_putc(&sid->params, '[');
 		for (size_t k = 0; k < im->c.nparams; k++) {
 			json_t *vals = json_object_get(im->c.tune_params, im->c.params[k]);
-			json_t *o = json_pack("{s:s, s:O}", "name", im->c.params[k], "values",
-					      json_is_array(vals) ? vals : json_array());
+			/* "o" takes the reference: a new empty list must not leak */
+			json_t *o = json_pack("{s:s, s:o}", "name", im->c.params[k], "values",
+					      json_is_array(vals) ? json_incref(vals) : json_array());
 			char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
 						       JSON_REAL_PRECISION(17));
 			gs_buf_printf(&sid->params, "%s%s", k ? "," : "", s);
