@@ -270,8 +270,9 @@ static void ident_of(const struct import *im, const struct gs_space *sp, const c
 		gs_buf_putc(&sid->params, '[');
 		for (size_t k = 0; k < im->c.nparams; k++) {
 			json_t *vals = json_object_get(im->c.tune_params, im->c.params[k]);
-			json_t *o = json_pack("{s:s, s:O}", "name", im->c.params[k], "values",
-					      json_is_array(vals) ? vals : json_array());
+			/* "o" takes the reference: a new empty list must not leak */
+			json_t *o = json_pack("{s:s, s:o}", "name", im->c.params[k], "values",
+					      json_is_array(vals) ? json_incref(vals) : json_array());
 			char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER |
 						       JSON_REAL_PRECISION(17));
 			gs_buf_printf(&sid->params, "%s%s", k ? "," : "", s);
@@ -381,7 +382,7 @@ static int import_args(int argc, char **argv, struct gs_space_args *a, const cha
 		int r = gs_space_args_option(a, "import", c, optarg);
 		if (r == 0 && c == 'd') {
 			*db = optarg;
-			r = 1;
+			r = *optarg ? 1 : (gs_usage_error("import", "--db needs a file name"), -1);
 		} else if (r == 0 && c == 'p') {
 			a->path = optarg;
 			r = 1;
@@ -423,7 +424,7 @@ int gs_cmd_import(int argc, char **argv)
 	int status = GS_EXIT_ERRORS;
 	int *slot = NULL;
 	char *used = NULL;
-	struct gs_store_lock lock = { -1, NULL };
+	struct gs_store_lock lock = { -1, NULL, -1 };
 	struct gs_sweepid sid;
 	memset(&sid, 0, sizeof sid);
 	if (gs_ktcache_load(im.path, &im.c, &err) < 0) {
@@ -442,8 +443,7 @@ int gs_cmd_import(int argc, char **argv)
 	int created;
 	char lerr[1024];
 	if (gs_store_open(&im.st, db, 0) < 0) {
-		fprintf(stderr, "gsearch: error: cannot open the store: %s\n",
-			gs_store_errmsg(im.st));
+		fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(im.st));
 		goto out;
 	}
 	if (gs_store_lock(&lock, db, lerr, sizeof lerr) < 0) {
@@ -451,8 +451,7 @@ int gs_cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (gs_store_sweep_open(im.st, &sid.id, &im.sweep, &created) < 0) {
-		fprintf(stderr, "gsearch: error: cannot create the sweep: %s\n",
-			gs_store_errmsg(im.st));
+		fprintf(stderr, "gsearch: error: %s\n", gs_store_errmsg(im.st));
 		goto out;
 	}
 	sqlite3 *dbh = gs_store_sqlite(im.st);

@@ -96,9 +96,12 @@ const char gs_help_run[] =
 	"  --seed N          the strategy's seed (default 1)\n"
 	"  -h, --help        this help\n";
 
+/* The store's message says what failed (store.h): `what` only stands in
+ * where it recorded none. */
 static int store_fail(struct gs_store *st, const char *what)
 {
-	fprintf(stderr, "gsearch: error: %s: %s\n", what, st ? gs_store_errmsg(st) : "no store");
+	const char *m = st ? gs_store_errmsg(st) : "";
+	fprintf(stderr, "gsearch: error: %s\n", *m ? m : what);
 	return GS_EXIT_ERRORS;
 }
 
@@ -208,7 +211,11 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 		r = 1;
 		switch (c) {
 		case 'n': o->dry = 1; break;
-		case 'd': o->db = optarg; break;
+		case 'd':
+			o->db = optarg;
+			if (!*optarg)
+				r = (gs_usage_error("run", "--db needs a file name"), -1);
+			break;
 		case 'D': o->device = optarg; break;
 		case 'c': o->compile_only = 1; break;
 		case 'f': o->flush_l2 = 1; break;

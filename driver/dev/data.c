@@ -427,30 +427,24 @@ static int fill_file(struct fillctx *fc, void *host, size_t bytes)
 {
 	const struct gs_buffer *b = fc->b;
 	const char *path = b->fill.path ? b->fill.path : "";
-	struct stat st;
-	/* O_NONBLOCK: a FIFO named here must not hang the open; a regular file
-	 * ignores the flag */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	uint64_t size = 0;
+	/* regular files only, as every file gsearch reads: /dev/zero would
+	 * fill any buffer, a FIFO could hang the worker */
+	int fd = gs_open_regular(path, GS_DATA_READ_MAX, &size);
 
+	if (fd == GS_ENOTREG)
+		return fail(fc, b->fill.loc, "buffer '%s': '%s' is not a regular file", b->name, path);
+	if (fd == -EFBIG)
+		return fail(fc, b->fill.loc, "buffer '%s': '%s' is larger than the "
+			    GS_DATA_READ_MAX_TEXT " limit", b->name, path);
 	if (fd < 0)
 		return fail(fc, b->fill.loc, "buffer '%s': cannot open '%s': %s", b->name, path,
-			    strerror(errno));
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-
-		close(fd);
-		return fail(fc, b->fill.loc, "buffer '%s': cannot read '%s': %s", b->name, path,
-			    strerror(e));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return fail(fc, b->fill.loc, "buffer '%s': '%s' is not a regular file", b->name, path);
-	}
-	if ((uint64_t)st.st_size != (uint64_t)bytes) {
+			    strerror(-fd));
+	if (size != (uint64_t)bytes) {
 		close(fd);
 		return fail(fc, b->fill.loc,
 			    "buffer '%s': '%s' holds %llu bytes, but %lld %s elements take %llu",
-			    b->name, path, (unsigned long long)st.st_size, (long long)b->n,
+			    b->name, path, (unsigned long long)size, (long long)b->n,
 			    gs_btype_name(b->type), (unsigned long long)bytes);
 	}
 	size_t got = 0;

@@ -3,8 +3,10 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "core/value.h"
@@ -53,19 +55,43 @@ int gs_kt_key_part(struct gs_buf *b, json_t *v)
 	}
 }
 
+/* Published caches reach hundreds of megabytes; 1 GiB, gzip'd or not,
+ * is past any of them and still parses in the memory of a workstation
+ * (the parsed tree takes several times the text).  The decompressed size
+ * is capped as well: a small .gz can inflate without end. */
+#define KT_MAX ((uint64_t)1 << 30)
+#define KT_MAX_TEXT "1 GiB"
+
 /* The whole file, gunzipped when it is gzip'd (zlib reads a plain file as
- * it is).  Published caches reach hundreds of megabytes, so no limit. */
+ * it is): a regular file of at most KT_MAX bytes, KT_MAX once inflated. */
 static int slurp(const char *path, struct gs_buf *text, struct gs_buf *err)
 {
-	gzFile f = gzopen(path, "rb");
+	int fd = gs_open_regular(path, KT_MAX, NULL);
+	if (fd == -EFBIG) {
+		gs_buf_printf(err, "%s: cannot read: larger than the " KT_MAX_TEXT " limit", path);
+		return -1;
+	}
+	if (fd < 0) {
+		gs_buf_printf(err, "%s: cannot open: %s", path, gs_read_strerror(fd));
+		return -1;
+	}
+	gzFile f = gzdopen(fd, "rb");
 	if (!f) {
-		gs_buf_printf(err, "%s: cannot open: %s", path, strerror(errno ? errno : ENOMEM));
+		close(fd);
+		gs_buf_printf(err, "%s: cannot open: %s", path, strerror(ENOMEM));
 		return -1;
 	}
 	char chunk[1 << 16];
 	int n;
-	while ((n = gzread(f, chunk, sizeof chunk)) > 0)
+	while ((n = gzread(f, chunk, sizeof chunk)) > 0) {
+		if (text->len + (size_t)n > KT_MAX) {
+			gs_buf_printf(err, "%s: cannot read: decompresses to more than the " KT_MAX_TEXT
+					   " limit", path);
+			gzclose(f);
+			return -1;
+		}
 		gs_buf_put(text, chunk, (size_t)n);
+	}
 	if (n < 0) {
 		int zerr;
 		const char *m = gzerror(f, &zerr);
@@ -146,8 +172,17 @@ static int entry(struct gs_ktcache *c, const char *path, const char *key, json_t
 		free(v);
 		return -1;
 	}
+	/* a time that is not positive would rank first, above every real one */
+	double ms = json_number_value(t);
+	if (!(isfinite(ms) && ms > 0)) {
+		char *v = json_dumps(t, JSON_COMPACT | JSON_ENCODE_ANY);
+		gs_buf_printf(err, "%s: cache entry \"%s\": 'time' is %s, not a positive time in ms",
+			      path, key, v ? v : "?");
+		free(v);
+		return -1;
+	}
 	e->status = "ok";
-	e->time_ms = json_number_value(t);
+	e->time_ms = ms;
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store/schema.h"
@@ -57,6 +58,13 @@ int gs_query_open(struct gs_query *q, const char *path)
 {
 	q->path = path;
 	q->db = NULL;
+	/* SQLite would wait on a FIFO for ever, and read a device as a store */
+	struct stat sb;
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "gsearch: error: cannot open %s: %s\n", path,
+			S_ISDIR(sb.st_mode) ? strerror(EISDIR) : gs_read_strerror(GS_ENOTREG));
+		return -1;
+	}
 	sqlite3 *db;
 	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
 	/* a store in WAL mode needs its -shm file even to be read; where that
@@ -88,6 +96,10 @@ int gs_query_open(struct gs_query *q, const char *path)
 			gs_store_damage_hint(sqlite3_extended_errcode(db), path));
 	} else if ((app && app != GS_STORE_APPLICATION_ID) || (!version && tables)) {
 		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database\n", path);
+		rc = SQLITE_ERROR;
+	} else if (version < 0) {
+		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database (schema "
+				"version %d)\n", path, version);
 		rc = SQLITE_ERROR;
 	} else if (!version) {
 		fprintf(stderr, "gsearch: error: cannot open %s: not a gsearch database (it is empty)\n",

@@ -26,6 +26,14 @@ static const char *ext(const char *file)
 
 int gs_plot_check(const char *file)
 {
+	/* the name goes into gnuplot's script, where a line break ends the
+	 * command: the figure would land under another name */
+	for (const char *p = file; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			fprintf(stderr, "gsearch: error: --plot: the file name holds a line break or "
+					"another control character, which gnuplot cannot take\n");
+			return -1;
+		}
 	const char *e = ext(file);
 	if (!strcmp(e, "png") || !strcmp(e, "svg"))
 		return 0;

@@ -217,7 +217,8 @@ int gs_plot_run(const char *file, const char *script);
 int gs_plot_terminal(struct gs_buf *b, const char *file, int width, int height);
 /* A string as a gnuplot string literal. */
 void gs_plot_str(struct gs_buf *b, const char *s);
-/* Is the --plot file name usable (.png or .svg)?  Prints the error. */
+/* Is the --plot file name usable (.png or .svg, no control character)?
+ * Prints the error. */
 int gs_plot_check(const char *file);
 /* Can the --plot file be written, and is it not a terminal?  Opens it to
  * see (leaving no file behind that was not there); prints the error. */

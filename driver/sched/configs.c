@@ -7,9 +7,12 @@
 #include "space/enum.h"
 #include "util/util.h"
 
+/* The store's message says what failed (store.h): `what` only stands in
+ * where it recorded none. */
 static int store_fail(struct gs_store *st, const char *what)
 {
-	fprintf(stderr, "gsearch: error: %s: %s\n", what, gs_store_errmsg(st));
+	const char *m = gs_store_errmsg(st);
+	fprintf(stderr, "gsearch: error: %s\n", *m ? m : what);
 	return -1;
 }
 

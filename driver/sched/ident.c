@@ -215,7 +215,8 @@ static void put_launches(struct gs_buf *b, struct gs_ident *id, const struct gs_
 /* A file's content, hashed as it is read. */
 static void put_file(struct gs_buf *b, const char *path)
 {
-	int fd = path ? open(path, O_RDONLY) : -1;
+	/* a device or a FIFO would be read without end, or never */
+	int fd = path ? gs_open_regular(path, GS_DATA_READ_MAX, NULL) : -1;
 	if (fd < 0) {
 		gs_buf_printf(b, "file %s unreadable", path ? path : "");
 		return;

@@ -22,7 +22,9 @@ static int outcome_index(const char *s)
 
 int gs_pipe_store_err(struct pipeline *pl, const char *what)
 {
-	fprintf(stderr, "gsearch: error: %s: %s\n", what, gs_store_errmsg(pl->st));
+	/* the store's message says what failed (store.h) */
+	const char *m = gs_store_errmsg(pl->st);
+	fprintf(stderr, "gsearch: error: %s\n", *m ? m : what);
 	pl->failed = 1;
 	pl->stop = 1;
 	return -1;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
 	SC_PROBLEMS = 1,
@@ -1014,6 +1015,16 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 			char *q = gs_xasprintf("%s/%s", sp->dir, f->path);
 			f->path = gs_arena_strdup(&sp->arena, q);
 			free(q);
+		}
+		if (f->kind == GS_FILL_FILE && f->path) {
+			/* a device or a FIFO is no data, as run would find out later */
+			int fd = gs_open_regular(f->path, GS_DATA_READ_MAX, NULL);
+			if (fd >= 0)
+				close(fd);
+			else if (fd == GS_ENOTREG || fd == -EISDIR || fd == -EFBIG)
+				gs_diag_error(d, f->loc, "cannot read '%s': %s", f->path,
+					      fd == -EFBIG ? "larger than the " GS_DATA_READ_MAX_TEXT " limit"
+							   : gs_read_strerror(fd));
 		}
 		if (b->tol && gs_btype_is_int(b->type)) {
 			gs_diag_error(d, b->tol->loc,

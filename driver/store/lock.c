@@ -1,4 +1,5 @@
 /* lock.c — the store's writer lock (lock.h). */
+#define _GNU_SOURCE /* F_OFD_SETLK */
 #include "store/lock.h"
 
 #include <errno.h>
@@ -21,9 +22,45 @@ static void holder(int fd, char *out, size_t n)
 	out[strcspn(out, "\n")] = 0;
 }
 
+/* The lock on the database file itself, which every name of the store
+ * (a symlink, a hard link) opens: STORE.lock goes by the name given.  An
+ * open-file-description lock on one byte that SQLite never locks (its
+ * locks lie in the 512 bytes from 0x40000000; its locks and these
+ * conflict across processes, and within one too) -- not flock, which NFS
+ * turns into a lock of the whole file that would shut readers out.  The
+ * descriptor, or a negative errno with err set. */
+#define LOCK_BYTE ((off_t)0x40000000 + 0x10000)
+static int lock_file(const char *dbpath, char *err, size_t errlen)
+{
+	int fd = open(dbpath, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "cannot lock %s: %s", dbpath, strerror(e));
+		return -e;
+	}
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = LOCK_BYTE,
+			    .l_len = 1 };
+	if (fcntl(fd, F_OFD_SETLK, &fl) < 0) {
+		int e = errno;
+		close(fd);
+		if (e == EAGAIN || e == EACCES) {
+			snprintf(err, errlen, "%s is in use by another sweep (under another name: "
+				 "a link to the same file); `gsearch query` can read it meanwhile",
+				 dbpath);
+			return -EBUSY;
+		}
+		if (e == EINVAL) /* a kernel without OFD locks: the path's lock holds alone */
+			return fd;
+		snprintf(err, errlen, "cannot lock %s: %s", dbpath, strerror(e));
+		return -e;
+	}
+	return fd;
+}
+
 int gs_store_lock(struct gs_store_lock *l, const char *dbpath, char *err, size_t errlen)
 {
 	l->fd = -1;
+	l->dbfd = -1;
 	l->path = gs_xasprintf("%s.lock", dbpath);
 	/* a holder unlinks the file as it lets go: a lock taken on an inode
 	 * that is no longer the file's would be held by nobody's rules, so
@@ -72,7 +109,16 @@ int gs_store_lock(struct gs_store_lock *l, const char *dbpath, char *err, size_t
 		if (ftruncate(fd, 0) < 0 || pwrite(fd, line, (size_t)n, 0) != n) {
 			/* the lock holds without its note; only the message suffers */
 		}
+		int dbfd = lock_file(dbpath, err, errlen);
+		if (dbfd < 0) {
+			unlink(l->path);
+			close(fd);
+			free(l->path);
+			l->path = NULL;
+			return dbfd;
+		}
 		l->fd = fd;
+		l->dbfd = dbfd;
 		return 0;
 	}
 	snprintf(err, errlen, "cannot lock the store: %s keeps changing", l->path);
@@ -86,7 +132,9 @@ void gs_store_unlock(struct gs_store_lock *l)
 	if (l->fd >= 0) {
 		unlink(l->path);
 		close(l->fd);
+		close(l->dbfd);
 		l->fd = -1;
+		l->dbfd = -1;
 	}
 	free(l->path);
 	l->path = NULL;

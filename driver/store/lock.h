@@ -3,7 +3,9 @@
  * Two supervisors on one store would measure every configuration twice
  * (the second result replacing the first).  `gsearch run` therefore holds
  * an advisory lock for as long as it writes: flock(2) on STORE.lock, a file
- * next to the store that says who holds it.  The kernel drops the lock when
+ * next to the store that says who holds it, and a lock on one byte of the
+ * database file, which catches the same store reached by a symlink or a
+ * hard link (STORE.lock goes by the name).  The kernel drops the lock when
  * its holder dies, however it dies, so a killed sweep never keeps a store
  * locked; readers (`gsearch query`, the sqlite3 shell) never take it. */
 #ifndef GS_STORE_LOCK_H
@@ -14,6 +16,7 @@
 struct gs_store_lock {
 	int fd; /* -1: not held */
 	char *path;
+	int dbfd; /* the database file, locked too: valid while fd is */
 };
 
 /* Take the lock of the store at dbpath without waiting.  0; -EBUSY with

@@ -303,7 +303,7 @@ static int src_open(struct merge *m, const char *path, const struct stat *out_sb
 	sqlite3_busy_timeout(*db, 10000);
 	app = (int)query_int(*db, "PRAGMA application_id", 0, &ok);
 	if (!ok)
-		return merr(m, -EPROTO, "cannot open %s: not a gsearch database (%s)%s", path,
+		return merr(m, -EPROTO, "cannot open %s: %s%s", path,
 			    sqlite3_errmsg(*db),
 			    gs_store_damage_hint(sqlite3_extended_errcode(*db), path));
 	version = (int)query_int(*db, "PRAGMA user_version", 0, &ok);

@@ -8,6 +8,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -331,6 +332,10 @@ static int check(struct gs_store *s)
 	if (app != 0 && app != GS_STORE_APPLICATION_ID)
 		return fail(s, -EPROTO, "cannot open %s: not a gsearch database (application id %#x)",
 			    s->path, (unsigned)app);
+	/* no gsearch ever wrote a negative version: it is someone else's file */
+	if (version < 0)
+		return fail(s, -EPROTO, "cannot open %s: not a gsearch database (schema version %d)",
+			    s->path, version);
 	if (version > GS_STORE_SCHEMA_VERSION)
 		return fail(s, -EPROTO,
 			    "cannot open %s: database was written by a newer gsearch "
@@ -367,6 +372,18 @@ int gs_store_open(struct gs_store **out, const char *path, int readonly)
 	if (!readonly && (rc = make_parent_dirs(s)) < 0)
 		return rc;
 
+	/* SQLite would wait on a FIFO for ever, and read a device as a store */
+	struct stat sb;
+	int exists = stat(path, &sb) == 0;
+	if (exists && !S_ISREG(sb.st_mode))
+		return fail(s, S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL, "cannot open %s: %s", s->path,
+			    S_ISDIR(sb.st_mode) ? strerror(EISDIR) : gs_read_strerror(GS_ENOTREG));
+	/* SQLite keeps a journal per name: written under two hard links, one
+	 * store would have two WAL files, and each writer's lock its own */
+	if (!readonly && exists && sb.st_nlink > 1)
+		return fail(s, -EBUSY, "cannot write %s: the file has %lu names (hard links), and "
+			    "SQLite keeps a journal per name; copy it to a name of its own (`gsearch "
+			    "query` can still read it)", s->path, (unsigned long)sb.st_nlink);
 	flags = readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	rc = sqlite3_open_v2(path, &s->db, flags, NULL);
 	if (rc != SQLITE_OK) {
@@ -421,11 +438,29 @@ void gs_store_close(struct gs_store *s)
 	free(s);
 }
 
+/* Whether path begins as every SQLite database does; 1 when it cannot
+ * be read (the advice for a damaged file then stands). */
+static int sqlite_header(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[sizeof magic];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return 1;
+	ssize_t n = pread(fd, head, sizeof head, 0);
+	close(fd);
+	return n < 0 || (n == (ssize_t)sizeof head && !memcmp(head, magic, sizeof magic));
+}
+
 const char *gs_store_damage_hint(int rc, const char *path)
 {
 	static __thread char hint[1024];
 	if ((rc & 0xff) != SQLITE_CORRUPT && (rc & 0xff) != SQLITE_NOTADB)
 		return "";
+	/* a text file given as a store is not damaged, and .recover of it
+	 * saves nothing */
+	if ((rc & 0xff) == SQLITE_NOTADB && !sqlite_header(path))
+		return " (it is not an SQLite database, so no gsearch store)";
 	snprintf(hint, sizeof hint, " (the file is damaged: `sqlite3 %s .recover | sqlite3 "
 		 "RECOVERED.db` saves what can be read)", path);
 	return hint;

@@ -3,7 +3,9 @@
  * One file per campaign, WAL mode, schema versioned with PRAGMA user_version.
  * The supervisor holds the only writer connection.  Every function returns 0
  * or a negative code; on failure a message is recorded in the store and can be
- * read with gs_store_errmsg.  The store owns its connection and statements;
+ * read with gs_store_errmsg.  The message says what failed ("cannot commit:
+ * database or disk is full"): print it as it is, without a prefix of your
+ * own, which would say it twice.  The store owns its connection and statements;
  * gs_store_close releases them all.
  *
  * Codes: -EEXIST a configuration stored with other parameters, -EBUSY the

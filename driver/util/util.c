@@ -291,7 +291,7 @@ void gs_arena_release(struct gs_arena *a)
 	a->total = 0;
 }
 
-int gs_read_file_max(const char *path, size_t max, char **out, size_t *len)
+int gs_open_regular(const char *path, uint64_t max, uint64_t *size)
 {
 	/* O_NONBLOCK: opening a FIFO with no writer would wait for one; the flag
 	 * is cleared once the file is known to be regular, where it means
@@ -315,6 +315,16 @@ int gs_read_file_max(const char *path, size_t max, char **out, size_t *len)
 		close(fd);
 		return err;
 	}
+	if (size)
+		*size = (uint64_t)st.st_size;
+	return fd;
+}
+
+int gs_read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
+	int fd = gs_open_regular(path, max, NULL), err = 0;
+	if (fd < 0)
+		return fd;
 	/* the size is read again as the file is read: it may grow meanwhile */
 	struct gs_buf b = GS_BUF_INIT;
 	char tmp[65536];

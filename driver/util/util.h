@@ -111,6 +111,16 @@ int gs_read_file(const char *path, char **out, size_t *len);
  * GS_READ_MAX_TEXT limit" whatever `max` was: name the limit yourself). */
 int gs_read_file_max(const char *path, size_t max, char **out, size_t *len);
 const char *gs_read_strerror(int rc);
+/* The one rule for every file gsearch reads, for readers that stream:
+ * open path when it is a regular file of at most max bytes, without
+ * blocking on a FIFO.  A descriptor (blocking, close-on-exec; the caller
+ * closes it) with the size in *size (when not NULL), or a negative return
+ * as gs_read_file's.  The reader still stops at max: a file may grow. */
+int gs_open_regular(const char *path, uint64_t max, uint64_t *size);
+/* The limit of a file(...) data file: past the memory of any GPU, so that
+ * only something that is no data file meets it. */
+#define GS_DATA_READ_MAX ((uint64_t)256 << 30)
+#define GS_DATA_READ_MAX_TEXT "256 GiB"
 
 /* Monotonic clock in seconds. */
 double gs_now(void);

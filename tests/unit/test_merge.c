@@ -654,7 +654,8 @@ START_TEST(test_bad_inputs)
 	fclose(f);
 	free(p);
 	ck_assert_int_lt(merge("new.db", empty, 1, 0, &ms, &err), 0);
-	ck_assert_msg(strstr(err, "empty.db: not a gsearch database"), "%s", err);
+	ck_assert_msg(strstr(err, "empty.db: file is not a database (it is not an SQLite database"),
+		      "%s", err);
 	free(err);
 	gs_merge_stats_release(&ms);
 }
