@@ -636,6 +636,31 @@ static void sweep_opts(struct gs_sweep_opts *so, const struct gs_space *sp,
 	};
 }
 
+/* Results reused from a sweep whose kernel files were not these bytes: the
+ * kernels differ from that sweep's only in comments and blanks (a result's
+ * identity holds the source as compiled, gen/variant.h), which the user who
+ * edited one expects to hear. */
+static void reused_kernel_note(const struct gs_sweep_stats *ss, struct run_store *rs)
+{
+	sqlite3 *db = gs_store_sqlite(rs->st);
+	sqlite3_stmt *q;
+	if (!ss->reused || sqlite3_prepare_v2(db, "SELECT a.kernel_hash IS NOT b.kernel_hash FROM sweep a,"
+				     " sweep b WHERE a.id = ?1 AND b.id = ?2", -1, &q, NULL) != SQLITE_OK)
+		return;
+	uint64_t n = 0;
+	for (size_t i = 0; i < ss->nreused_by; i++) {
+		sqlite3_bind_int64(q, 1, rs->sweep);
+		sqlite3_bind_int64(q, 2, ss->reused_by[i].sweep);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0))
+			n += ss->reused_by[i].n;
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	if (n)
+		printf("  %llu of them from kernel files that differ from these only in comments and "
+		       "blanks: nothing compiled or measured again\n", (unsigned long long)n);
+}
+
 /* The run's report after the sweep: compiles, reuse, outcomes, overhead. */
 static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const struct gs_space *sp,
 		   const struct run_opts *o, struct startup *su, int measure, long long *results,
@@ -647,6 +672,7 @@ static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const 
 	       (unsigned long long)ss->cached, (unsigned long long)ss->shared,
 	       (unsigned long long)ss->compile_errors, (unsigned long long)ss->skipped_done);
 	gs_sweep_reused_print(ss, stdout);
+	reused_kernel_note(ss, rs);
 	if (measure)
 		summary(rs->st, rs->sweep, sp, su->dv.ident, results, ok);
 	/* DESIGN's budget, as `query summary` reports it for the store */

@@ -92,6 +92,14 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 	gs_buf_printf(&src, "#line 1 \"%s\"\n", f->path);
 	gs_buf_put(&src, f->text, f->len);
 	v->source = gs_buf_detach(&src);
+	{
+		char k[33];
+		gs_source_key_hash(f->text, f->len, k);
+		struct gs_hasher *h = gs_hasher_new();
+		gs_hasher_field(h, f->path, strlen(f->path));
+		gs_hasher_field(h, k, 32);
+		gs_hasher_hex(h, v->src_hash);
+	}
 
 	struct optv o = { 0 };
 	struct gs_buf b = GS_BUF_INIT;
@@ -177,7 +185,8 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 		return -1;
 	}
 	struct gs_hasher *h = gs_hasher_new();
-	gs_hasher_field(h, v->source, strlen(v->source));
+	gs_hasher_field(h, "source key 1", 12);
+	gs_hasher_field(h, v->src_hash, 32);
 	for (size_t i = 0; i < v->nkey_opts; i++)
 		gs_hasher_field(h, v->opts[i], strlen(v->opts[i]));
 	for (size_t i = 0; i < v->nnames; i++)
