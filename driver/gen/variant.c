@@ -24,6 +24,21 @@ void gs_define_value_to(struct gs_buf *b, const char *name, struct gs_value v)
 	gs_define_value(b, v);
 }
 
+/* A file name inside the string literal of a #line directive: a quote or a
+ * backslash escaped, a control character (a line break would end the
+ * directive) as an octal escape. */
+static void line_name(struct gs_buf *b, const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			gs_buf_putc(b, '\\');
+		if (*p < 0x20 || *p == 0x7f)
+			gs_buf_printf(b, "\\%03o", *p);
+		else
+			gs_buf_putc(b, (char)*p);
+	}
+}
+
 struct optv {
 	char **v;
 	size_t n, cap;
@@ -89,7 +104,9 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 	struct gs_buf src = GS_BUF_INIT;
 	/* NVRTC names the program after `name`; #line keeps line numbers right
 	 * even if a prologue is ever added */
-	gs_buf_printf(&src, "#line 1 \"%s\"\n", f->path);
+	gs_buf_puts(&src, "#line 1 \"");
+	line_name(&src, f->path);
+	gs_buf_puts(&src, "\"\n");
 	gs_buf_put(&src, f->text, f->len);
 	v->source = gs_buf_detach(&src);
 	{
