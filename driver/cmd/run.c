@@ -539,8 +539,28 @@ static void run_ident(struct gs_sweepid *sid, const struct gs_space *sp,
 	/* the other grid of a T1 file launches other kernels */
 	if (sp->t1_other_grid.n && a->t1_grid == GS_T1_GRID_GLOBAL)
 		gs_sweepid_option(sid, "t1_grid", "\"global\"");
-	if (sample)
+	if (sample) {
 		gs_sweepid_option(sid, "emu_sample", "%d", sample);
+		/* the problem values are the emulator's; the times are modeled
+		 * at the real ones, which reports show beside them */
+		struct gs_space_args ra = *a;
+		ra.emu = 0;
+		struct gs_space *rsp = gs_load_space_or_report(&ra);
+		if (rsp) {
+			struct gs_buf b = GS_BUF_INIT;
+			gs_buf_putc(&b, '{');
+			for (size_t i = 0; i < rsp->nproblems; i++) {
+				gs_buf_printf(&b, "%s", i ? "," : "");
+				gs_buf_put_json_str(&b, rsp->problems[i].name);
+				gs_buf_putc(&b, ':');
+				gs_value_json(&b, rsp->problems[i].value);
+			}
+			gs_buf_putc(&b, '}');
+			gs_sweepid_option(sid, "modeled_at", "%s", gs_buf_str(&b));
+			gs_buf_release(&b);
+			gs_space_free(rsp);
+		}
+	}
 	if (o->stop.max_time_s != gs_stop_default.max_time_s)
 		gs_sweepid_option(sid, "max_time", "%.17g", o->stop.max_time_s);
 	/* what `ok` means: kept so that reports can say it */

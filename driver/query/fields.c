@@ -334,6 +334,12 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 			sw->source_format = col_dup(s, 3);
 			sw->source_path = col_dup(s, 4);
 			sw->unvalidated = opts && strstr(opts, "\"validated\":false") != NULL;
+			const char *m = opts ? strstr(opts, "\"modeled_at\":{") : NULL;
+			const char *end = m ? strchr(m, '}') : NULL;
+			if (end) {
+				m += strlen("\"modeled_at\":");
+				sw->modeled_at = gs_xasprintf("%.*s", (int)(end + 1 - m), m);
+			}
 		}
 		sqlite3_finalize(s);
 	}
@@ -401,6 +407,7 @@ void gs_qsweep_release(struct gs_qsweep *sw)
 	free(sw->baseline_json);
 	free(sw->source_format);
 	free(sw->source_path);
+	free(sw->modeled_at);
 	free(sw->space);
 	free(sw->space_path);
 	free(sw->device);
