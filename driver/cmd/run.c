@@ -391,6 +391,14 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 		}
 		sqlite3_finalize(q);
 	}
+	/* an interrupted sweep: what has no outcome yet, so that neither the
+	 * counts nor the ranks below read as the whole space's */
+	int64_t configs = 0;
+	long long notrun = 0;
+	if (gs_store_config_count(st, sweep, &configs) == 0 && configs > *results)
+		notrun = (long long)configs - *results;
+	if (notrun)
+		printf(" not run %lld", notrun);
 	printf("\n");
 	double best = -1;
 	if (sqlite3_prepare_v2(db, "SELECT r.idx, r.time_ms, c.params FROM result r JOIN config c"
@@ -418,9 +426,10 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 			const char *params = (const char *)sqlite3_column_text(q, 4);
 			if (status && !strcmp(status, "ok")) {
 				double t = sqlite3_column_double(q, 1);
-				printf("baseline %s  %.4g ms, rank %lld of %lld", params, t,
+				printf("baseline %s  %.4g ms, rank %lld of %lld%s", params, t,
 				       (long long)sqlite3_column_int64(q, 2) + 1,
-				       (long long)sqlite3_column_int64(q, 3));
+				       (long long)sqlite3_column_int64(q, 3),
+				       notrun ? " ok so far" : "");
 				if (best > 0)
 					printf(": the best is %.1f%% faster (%.1f%% less time)",
 					       100.0 * (t / best - 1), 100.0 * (1 - best / t));
@@ -612,8 +621,29 @@ static int open_sweep(struct run_store *rs, const struct gs_space *sp, const str
 		return GS_EXIT_ERRORS;
 	if (gs_store_config_count(rs->st, rs->sweep, &after) < 0)
 		return store_fail(rs->st, "cannot count configurations");
-	printf("sweep %lld (%s) in %s: %lld configurations, %lld new%s%s\n", (long long)rs->sweep,
-	       created ? "new" : "existing", rs->dbpath, (long long)after, (long long)(after - before),
+	/* an existing sweep that lacks outcomes is resumed: say so, with how
+	 * far it got */
+	char state[96] = "new";
+	if (!created) {
+		long long done = 0;
+		sqlite3_stmt *q;
+		if (sqlite3_prepare_v2(gs_store_sqlite(rs->st), "SELECT count(*) FROM result WHERE"
+				       " sweep_id = ?1", -1, &q, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(q, 1, rs->sweep);
+			if (sqlite3_step(q) == SQLITE_ROW)
+				done = (long long)sqlite3_column_int64(q, 0);
+			sqlite3_finalize(q);
+		}
+		if (done && done < (long long)after)
+			snprintf(state, sizeof state, "existing, resumed: %lld of %lld have an outcome",
+				 done, (long long)after);
+		else
+			snprintf(state, sizeof state, "existing");
+	}
+	/* "added": configurations new to the store, whether measured or
+	 * reused below */
+	printf("sweep %lld (%s) in %s: %lld configurations, %lld added%s%s\n", (long long)rs->sweep,
+	       state, rs->dbpath, (long long)after, (long long)(after - before),
 	       a->shard_n > 1 ? ", shard " : "", a->shard_n > 1 ? sid->id.shard : "");
 	return GS_EXIT_OK;
 }
