@@ -369,6 +369,32 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 	return 0;
 }
 
+/* A metric that has no value in some ok result (an expression that failed,
+ * such as 1/0, or gave a NaN or an infinity, which the store keeps as null)
+ * is named once, with how many. */
+static void metrics_without_value(sqlite3 *db, int64_t sweep, const struct gs_space *sp)
+{
+	sqlite3_stmt *q;
+	if (!sp->nmetrics || sqlite3_prepare_v2(db, "SELECT count(*) FILTER (WHERE json_type(metrics,"
+				     " ?2) IS NOT NULL AND json_type(metrics, ?2) = 'null'), count(*)"
+				     " FROM result WHERE sweep_id = ?1 AND status = 'ok' AND"
+				     " json_valid(metrics)", -1, &q, NULL) != SQLITE_OK)
+		return;
+	for (size_t i = 0; i < sp->nmetrics; i++) {
+		char *path = gs_xasprintf("$.\"%s\"", sp->metrics[i].name);
+		sqlite3_bind_int64(q, 1, sweep);
+		sqlite3_bind_text(q, 2, path, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0)
+			fprintf(stderr, "gsearch: warning: metric '%s' has no value in %lld of %lld ok "
+				"results (its expression failed or is not a finite number): stored as "
+				"null\n", sp->metrics[i].name, (long long)sqlite3_column_int64(q, 0),
+				(long long)sqlite3_column_int64(q, 1));
+		sqlite3_reset(q);
+		free(path);
+	}
+	sqlite3_finalize(q);
+}
+
 /* The end of a measured sweep: outcomes, the best, the baseline.  Sets
  * *results and *ok to the sweep's stored outcomes and ok ones. */
 static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *sp, const char *dev,
@@ -400,6 +426,7 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 	if (notrun)
 		printf(" not run %lld", notrun);
 	printf("\n");
+	metrics_without_value(db, sweep, sp);
 	double best = -1;
 	if (sqlite3_prepare_v2(db, "SELECT r.idx, r.time_ms, c.params FROM result r JOIN config c"
 				   " USING (sweep_id, idx) WHERE r.sweep_id = ?1 AND r.status = 'ok'"

@@ -129,8 +129,11 @@ static void add_keys(struct gs_qsweep *sw, size_t *cap, json_t *o, const char *p
 		char *p = json_path(path, k);
 		if (json_is_object(v) && depth < 4) {
 			add_keys(sw, cap, v, name, p, kind, depth + 1);
-		} else if ((json_is_number(v) || json_is_boolean(v) || json_is_string(v)) &&
+		} else if ((json_is_number(v) || json_is_boolean(v) || json_is_string(v) ||
+			    (json_is_null(v) && kind == GS_QK_METRIC)) &&
 			   field_index(sw, name) < 0) {
+			/* a metric with no value (1/0, NaN) is still a field: a
+			 * number that is missing here */
 			struct gs_qfield *f = add_field(sw, cap, name);
 			f->kind = kind;
 			f->path = p;
