@@ -446,6 +446,32 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 	return 0;
 }
 
+/* A metric that has no value in some ok result (an expression that failed,
+ * such as 1/0, or gave a NaN or an infinity, which the store keeps as null)
+ * is named once, with how many. */
+static void metrics_without_value(sqlite3 *db, int64_t sweep, const struct gs_space *sp)
+{
+	sqlite3_stmt *q;
+	if (!sp->nmetrics || sqlite3_prepare_v2(db, "SELECT count(*) FILTER (WHERE json_type(metrics,"
+				     " ?2) IS NOT NULL AND json_type(metrics, ?2) = 'null'), count(*)"
+				     " FROM result WHERE sweep_id = ?1 AND status = 'ok' AND"
+				     " json_valid(metrics)", -1, &q, NULL) != SQLITE_OK)
+		return;
+	for (size_t i = 0; i < sp->nmetrics; i++) {
+		char *path = gs_xasprintf("$.\"%s\"", sp->metrics[i].name);
+		sqlite3_bind_int64(q, 1, sweep);
+		sqlite3_bind_text(q, 2, path, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int64(q, 0) > 0)
+			fprintf(stderr, "gsearch: warning: metric '%s' has no value in %lld of %lld ok "
+				"results (its expression failed or is not a finite number): stored as "
+				"null\n", sp->metrics[i].name, (long long)sqlite3_column_int64(q, 0),
+				(long long)sqlite3_column_int64(q, 1));
+		sqlite3_reset(q);
+		free(path);
+	}
+	sqlite3_finalize(q);
+}
+
 /* The end of a measured sweep: outcomes, the best, the baseline.  Sets
  * *results and *ok to the sweep's stored outcomes and ok ones. */
 static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *sp, const char *dev,
@@ -468,7 +494,16 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 		}
 		sqlite3_finalize(q);
 	}
+	/* an interrupted sweep: what has no outcome yet, so that neither the
+	 * counts nor the ranks below read as the whole space's */
+	int64_t configs = 0;
+	long long notrun = 0;
+	if (gs_store_config_count(st, sweep, &configs) == 0 && configs > *results)
+		notrun = (long long)configs - *results;
+	if (notrun)
+		printf(" not run %lld", notrun);
 	printf("\n");
+	metrics_without_value(db, sweep, sp);
 	double best = -1;
 	if (sqlite3_prepare_v2(db, "SELECT r.idx, r.time_ms, c.params FROM result r JOIN config c"
 				   " USING (sweep_id, idx) WHERE r.sweep_id = ?1 AND r.status = 'ok'"
@@ -495,9 +530,10 @@ static void summary(struct gs_store *st, int64_t sweep, const struct gs_space *s
 			const char *params = (const char *)sqlite3_column_text(q, 4);
 			if (status && !strcmp(status, "ok")) {
 				double t = sqlite3_column_double(q, 1);
-				printf("baseline %s  %.4g ms, rank %lld of %lld", params, t,
+				printf("baseline %s  %.4g ms, rank %lld of %lld%s", params, t,
 				       (long long)sqlite3_column_int64(q, 2) + 1,
-				       (long long)sqlite3_column_int64(q, 3));
+				       (long long)sqlite3_column_int64(q, 3),
+				       notrun ? " ok so far" : "");
 				if (best > 0)
 					printf(": the best is %.1f%% faster (%.1f%% less time)",
 					       100.0 * (t / best - 1), 100.0 * (1 - best / t));
@@ -784,8 +820,28 @@ static void run_ident(struct gs_sweepid *sid, const struct gs_space *sp,
 	/* the other grid of a T1 file launches other kernels */
 	if (sp->t1_other_grid.n && a->t1_grid == GS_T1_GRID_GLOBAL)
 		gs_sweepid_option(sid, "t1_grid", "\"global\"");
-	if (sample)
+	if (sample) {
 		gs_sweepid_option(sid, "emu_sample", "%d", sample);
+		/* the problem values are the emulator's; the times are modeled
+		 * at the real ones, which reports show beside them */
+		struct gs_space_args ra = *a;
+		ra.emu = 0;
+		struct gs_space *rsp = gs_load_space_or_report(&ra);
+		if (rsp) {
+			struct gs_buf b = GS_BUF_INIT;
+			gs_buf_putc(&b, '{');
+			for (size_t i = 0; i < rsp->nproblems; i++) {
+				gs_buf_printf(&b, "%s", i ? "," : "");
+				gs_buf_put_json_str(&b, rsp->problems[i].name);
+				gs_buf_putc(&b, ':');
+				gs_value_json(&b, rsp->problems[i].value);
+			}
+			gs_buf_putc(&b, '}');
+			gs_sweepid_option(sid, "modeled_at", "%s", gs_buf_str(&b));
+			gs_buf_release(&b);
+			gs_space_free(rsp);
+		}
+	}
 	if (o->stop.max_time_s != gs_stop_default.max_time_s)
 		gs_sweepid_option(sid, "max_time", "%.17g", o->stop.max_time_s);
 	/* what `ok` means: kept so that reports can say it */
@@ -833,8 +889,29 @@ static int open_sweep(struct run_store *rs, const struct gs_space *sp, const str
 		return GS_EXIT_ERRORS;
 	if (gs_store_config_count(rs->st, rs->sweep, &after) < 0)
 		return store_fail(rs->st, "cannot count configurations");
-	printf("sweep %lld (%s) in %s: %lld configurations, %lld new%s%s\n", (long long)rs->sweep,
-	       created ? "new" : "existing", rs->dbpath, (long long)after, (long long)(after - before),
+	/* an existing sweep that lacks outcomes is resumed: say so, with how
+	 * far it got */
+	char state[96] = "new";
+	if (!created) {
+		long long done = 0;
+		sqlite3_stmt *q;
+		if (sqlite3_prepare_v2(gs_store_sqlite(rs->st), "SELECT count(*) FROM result WHERE"
+				       " sweep_id = ?1", -1, &q, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(q, 1, rs->sweep);
+			if (sqlite3_step(q) == SQLITE_ROW)
+				done = (long long)sqlite3_column_int64(q, 0);
+			sqlite3_finalize(q);
+		}
+		if (done && done < (long long)after)
+			snprintf(state, sizeof state, "existing, resumed: %lld of %lld have an outcome",
+				 done, (long long)after);
+		else
+			snprintf(state, sizeof state, "existing");
+	}
+	/* "added": configurations new to the store, whether measured or
+	 * reused below */
+	printf("sweep %lld (%s) in %s: %lld configurations, %lld added%s%s\n", (long long)rs->sweep,
+	       state, rs->dbpath, (long long)after, (long long)(after - before),
 	       a->shard_n > 1 ? ", shard " : "", a->shard_n > 1 ? sid->id.shard : "");
 	return GS_EXIT_OK;
 }
@@ -878,6 +955,31 @@ static void sweep_opts(struct gs_sweep_opts *so, const struct gs_space *sp,
 	};
 }
 
+/* Results reused from a sweep whose kernel files were not these bytes: the
+ * kernels differ from that sweep's only in comments and blanks (a result's
+ * identity holds the source as compiled, gen/variant.h), which the user who
+ * edited one expects to hear. */
+static void reused_kernel_note(const struct gs_sweep_stats *ss, struct run_store *rs)
+{
+	sqlite3 *db = gs_store_sqlite(rs->st);
+	sqlite3_stmt *q;
+	if (!ss->reused || sqlite3_prepare_v2(db, "SELECT a.kernel_hash IS NOT b.kernel_hash FROM sweep a,"
+				     " sweep b WHERE a.id = ?1 AND b.id = ?2", -1, &q, NULL) != SQLITE_OK)
+		return;
+	uint64_t n = 0;
+	for (size_t i = 0; i < ss->nreused_by; i++) {
+		sqlite3_bind_int64(q, 1, rs->sweep);
+		sqlite3_bind_int64(q, 2, ss->reused_by[i].sweep);
+		if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0))
+			n += ss->reused_by[i].n;
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	if (n)
+		printf("  %llu of them from kernel files that differ from these only in comments and "
+		       "blanks: nothing compiled or measured again\n", (unsigned long long)n);
+}
+
 /* The run's report after the sweep: compiles, reuse, outcomes, overhead. */
 static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const struct gs_space *sp,
 		   const struct run_opts *o, struct startup *su, int measure, long long *results,
@@ -889,6 +991,7 @@ static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const 
 	       (unsigned long long)ss->cached, (unsigned long long)ss->shared,
 	       (unsigned long long)ss->compile_errors, (unsigned long long)ss->skipped_done);
 	gs_sweep_reused_print(ss, stdout);
+	reused_kernel_note(ss, rs);
 	if (measure)
 		summary(rs->st, rs->sweep, sp, su->dv.ident, results, ok);
 	/* DESIGN's budget, as `query summary` reports it for the store */

@@ -24,6 +24,21 @@ void gs_define_value_to(struct gs_buf *b, const char *name, struct gs_value v)
 	gs_define_value(b, v);
 }
 
+/* A file name inside the string literal of a #line directive: a quote or a
+ * backslash escaped, a control character (a line break would end the
+ * directive) as an octal escape. */
+static void line_name(struct gs_buf *b, const char *path)
+{
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			gs_buf_putc(b, '\\');
+		if (*p < 0x20 || *p == 0x7f)
+			gs_buf_printf(b, "\\%03o", *p);
+		else
+			gs_buf_putc(b, (char)*p);
+	}
+}
+
 struct optv {
 	char **v;
 	size_t n, cap;
@@ -89,9 +104,19 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 	struct gs_buf src = GS_BUF_INIT;
 	/* NVRTC names the program after `name`; #line keeps line numbers right
 	 * even if a prologue is ever added */
-	gs_buf_printf(&src, "#line 1 \"%s\"\n", f->path);
+	gs_buf_puts(&src, "#line 1 \"");
+	line_name(&src, f->path);
+	gs_buf_puts(&src, "\"\n");
 	gs_buf_put(&src, f->text, f->len);
 	v->source = gs_buf_detach(&src);
+	{
+		char k[33];
+		gs_source_key_hash(f->text, f->len, k);
+		struct gs_hasher *h = gs_hasher_new();
+		gs_hasher_field(h, f->path, strlen(f->path));
+		gs_hasher_field(h, k, 32);
+		gs_hasher_hex(h, v->src_hash);
+	}
 
 	struct optv o = { 0 };
 	struct gs_buf b = GS_BUF_INIT;
@@ -177,7 +202,8 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 		return -1;
 	}
 	struct gs_hasher *h = gs_hasher_new();
-	gs_hasher_field(h, v->source, strlen(v->source));
+	gs_hasher_field(h, "source key 1", 12);
+	gs_hasher_field(h, v->src_hash, 32);
 	for (size_t i = 0; i < v->nkey_opts; i++)
 		gs_hasher_field(h, v->opts[i], strlen(v->opts[i]));
 	for (size_t i = 0; i < v->nnames; i++)

@@ -3,8 +3,10 @@
  * A variant is the kernel source (behind a #line that points NVRTC's messages
  * at the user's file), the -D defines of every parameter and let, the
  * space's compiler options, the target architecture and the kernel entry
- * names.  Its hash covers the source bytes, defines, options, architecture
- * and NVRTC version, so a changed kernel never reuses a stale cubin.
+ * names.  Its hash covers the source as the compiler sees it (gs_source_key:
+ * comments and blanks out), defines, options, architecture and NVRTC
+ * version, so a changed kernel never reuses a stale cubin and a changed
+ * comment reuses everything.
  * gs_variant_release frees everything a variant owns. */
 #ifndef GS_VARIANT_H
 #define GS_VARIANT_H
@@ -21,6 +23,7 @@ struct gs_variant {
 	char **names;     /* kernel entries (name expressions) */
 	size_t nnames;
 	char arch[16];    /* "sm_90" */
+	char src_hash[33]; /* of the file's name and gs_source_key of its text */
 	char hash[33];
 };
 
@@ -29,6 +32,14 @@ struct gs_variant {
 int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, const char *arch,
 		     const char *nvrtc_version, struct gs_vm *vm, struct gs_variant *v, char *err,
 		     size_t errlen);
+/* Append to out what of a kernel source a compile depends on: the text with
+ * comments out and blanks collapsed, literals and line structure kept where
+ * they can matter (srckey.c says which).  Two sources with the same key
+ * compile to the same code. */
+void gs_source_key(const char *text, size_t len, struct gs_buf *out);
+/* hex: the hash of gs_source_key of text. */
+void gs_source_key_hash(const char *text, size_t len, char hex[33]);
+
 /* The key options joined by spaces, for the store and for people. */
 char *gs_variant_options_text(const struct gs_variant *v);
 void gs_variant_release(struct gs_variant *v);

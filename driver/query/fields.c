@@ -129,8 +129,11 @@ static void add_keys(struct gs_qsweep *sw, size_t *cap, json_t *o, const char *p
 		char *p = json_path(path, k);
 		if (json_is_object(v) && depth < 4) {
 			add_keys(sw, cap, v, name, p, kind, depth + 1);
-		} else if ((json_is_number(v) || json_is_boolean(v) || json_is_string(v)) &&
+		} else if ((json_is_number(v) || json_is_boolean(v) || json_is_string(v) ||
+			    (json_is_null(v) && kind == GS_QK_METRIC)) &&
 			   field_index(sw, name) < 0) {
+			/* a metric with no value (1/0, NaN) is still a field: a
+			 * number that is missing here */
 			struct gs_qfield *f = add_field(sw, cap, name);
 			f->kind = kind;
 			f->path = p;
@@ -334,6 +337,12 @@ int gs_qsweep_load(struct gs_query *q, int64_t id, struct gs_qsweep *sw)
 			sw->source_format = col_dup(s, 3);
 			sw->source_path = col_dup(s, 4);
 			sw->unvalidated = opts && strstr(opts, "\"validated\":false") != NULL;
+			const char *m = opts ? strstr(opts, "\"modeled_at\":{") : NULL;
+			const char *end = m ? strchr(m, '}') : NULL;
+			if (end) {
+				m += strlen("\"modeled_at\":");
+				sw->modeled_at = gs_xasprintf("%.*s", (int)(end + 1 - m), m);
+			}
 		}
 		sqlite3_finalize(s);
 	}
@@ -401,6 +410,7 @@ void gs_qsweep_release(struct gs_qsweep *sw)
 	free(sw->baseline_json);
 	free(sw->source_format);
 	free(sw->source_path);
+	free(sw->modeled_at);
 	free(sw->space);
 	free(sw->space_path);
 	free(sw->device);

@@ -83,6 +83,8 @@ struct gs_qsweep {
 	char *source_format; /* schema 8 on: "kernel_tuner_cache" for an imported
 			      * sweep; NULL: measured by gsearch */
 	char *source_path;   /* the file it was imported from */
+	char *modeled_at;    /* an emulated sweep's real problem values (JSON), at
+			      * which its times are modeled; NULL: not recorded */
 	int unvalidated;     /* the sweep recorded that its space has no reference:
 			      * an ok result ran, nothing checked its outputs */
 	char **params;       /* declaration order */

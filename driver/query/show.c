@@ -313,6 +313,9 @@ int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 		gs_buf_reset(&b);
 		if (!strcmp(res[i], "occupancy") && env[fi].t == GS_V_FLOAT)
 			gs_buf_printf(&b, "%.2f", env[fi].f);
+		else if (!strcmp(res[i], "max_threads") && env[fi].t == GS_V_INT && env[fi].i == 0)
+			/* the cubin's bound (gen/cubin.c): 0 when the kernel sets none */
+			gs_buf_puts(&b, "0 (no __launch_bounds__: the device's limit applies)");
 		else
 			figure(&b, &sw.fields[fi], env[fi]);
 		sec_add(&sec, res[i], gs_buf_str(&b));

@@ -249,11 +249,21 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 	struct gs_buf b = GS_BUF_INIT;
 	gs_qprint_sweep(o, sw);
 	gs_buf_printf(&b, "%s", sw->space_path ? sw->space_path : sw->space);
-	if (sw->problem && strcmp(sw->problem, "{}")) {
+	int two_sizes = sw->modeled_at && sw->problem && strcmp(sw->problem, sw->modeled_at);
+	if (sw->problem && strcmp(sw->problem, "{}") && !two_sizes) {
 		gs_buf_puts(&b, "  ");
 		gs_qfmt_params(&b, sw->problem);
 	}
 	gs_qprint_line(o, "space", gs_buf_str(&b));
+	if (two_sizes) {
+		/* the emulator ran (and validated) at the first, modeled the
+		 * times at the second */
+		gs_buf_reset(&b);
+		gs_qfmt_params(&b, sw->problem);
+		gs_buf_puts(&b, " (emulator), times modeled at ");
+		gs_qfmt_params(&b, sw->modeled_at);
+		gs_qprint_line(o, "sizes", gs_buf_str(&b));
+	}
 	gs_buf_reset(&b);
 	gs_buf_printf(&b, "%s, %s", sw->status, sw->started_at ? sw->started_at : sw->created_at);
 	if (sw->finished_at)

@@ -21,7 +21,7 @@
 #include "space/enum.h"
 #include "util/util.h"
 
-#define IDENT_VERSION "gsearch result identity 1"
+#define IDENT_VERSION "gsearch result identity 2"
 
 struct gs_ident {
 	const struct gs_space *sp;
@@ -340,7 +340,7 @@ static void sweep_part(struct gs_ident *id, const struct gs_ident_opts *o)
 		gs_buf_printf(&b, "\nreference file %d ", f);
 		if (f >= 0 && (size_t)f < sp->nfiles && sp->files[f].text) {
 			char hex[33];
-			gs_hash_hex(sp->files[f].text, sp->files[f].len, hex);
+			gs_source_key_hash(sp->files[f].text, sp->files[f].len, hex);
 			gs_buf_puts(&b, hex);
 		}
 	}
@@ -387,7 +387,8 @@ static void put_variant(struct gs_hasher *h, const struct gs_variant *v)
 {
 	const char **defs = gs_xcalloc(v->nkey_opts + 1, sizeof(*defs));
 	size_t ndefs = 0;
-	gs_hasher_field(h, v->source, strlen(v->source));
+	/* the source as compiled: a comment or a blank changes no result */
+	gs_hasher_field(h, v->src_hash, strlen(v->src_hash));
 	for (size_t i = 0; i < v->nkey_opts; i++)
 		if (!strncmp(v->opts[i], "-D", 2))
 			defs[ndefs++] = v->opts[i];

@@ -10,6 +10,7 @@
 #include "space/parse.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -500,6 +501,19 @@ static void eval_domain(struct checker *ck, struct gs_param *pa)
 			gs_diag_error(ck->d, pa->dom_expr->loc,
 				      "values of '%s' must be numbers, booleans or strings; value %lld "
 				      "is a %s", pa->name, (long long)i, gs_vtype_name(x.t));
+			pa->nvals = 0;
+			pa->type = GS_T_ANY;
+			return;
+		}
+		if (x.t == GS_V_FLOAT && !isfinite(x.f)) {
+			/* no define, JSON or comparison could carry it faithfully */
+			const struct gs_expr *de = pa->dom_expr;
+			struct gs_loc at = de->kind == GS_E_LIST && (size_t)i < de->n
+						   ? gs_expr_span(de->items[i])
+						   : de->loc;
+			gs_diag_error(ck->d, at, "value %lld of '%s' is %s: a parameter's values must "
+				      "be finite", (long long)i, pa->name,
+				      isnan(x.f) ? "nan" : x.f < 0 ? "-inf" : "inf");
 			pa->nvals = 0;
 			pa->type = GS_T_ANY;
 			return;

@@ -388,12 +388,23 @@ int gs_enum_count(const struct gs_space *sp, const size_t *limit, struct gs_coun
 		}
 		c->valid = total;
 		if (rc == 0 && limit) {
-			uint64_t before = 0;
+			/* the search for the limit's index visits and cuts again
+			 * what the enumeration did: those counts stay the
+			 * enumeration's */
+			uint64_t before = 0, visited = c->visited;
+			size_t nrej = c->rejected ? sp->nrequires : 0;
+			uint64_t *rejected = gs_xmalloc((nrej + 1) * sizeof(*rejected));
+			if (nrej)
+				memcpy(rejected, c->rejected, nrej * sizeof(*rejected));
 			if (count_rec(&ct, 0, 1, r == 2, &before) < 0) {
 				report(sp, ct.env, ct.err_level, ct.err_loc, ct.err, d);
 				rc = -1;
 			}
 			c->before = before;
+			c->visited = visited;
+			if (nrej)
+				memcpy(c->rejected, rejected, nrej * sizeof(*rejected));
+			free(rejected);
 		}
 	}
 	gs_vm_release(&ct.vm);

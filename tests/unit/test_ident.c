@@ -165,6 +165,55 @@ START_TEST(test_irrelevant_edits_keep_it)
 	struct setup s = base();
 	s.spare = 1;
 	expect(&s, 1, "another value of a nodefine parameter nothing reads");
+	/* comments and blanks of the kernel */
+	char *k = gs_xasprintf("/* a comment,\n   two lines */\n%s// edited\n\n\n", KERNEL);
+	s = base();
+	s.kernel = k;
+	expect(&s, 1, "comments added to the kernel");
+	free(k);
+	s.kernel = "__constant__   float cA[4];   // the constants\n"
+		   "extern \"C\"\n__global__ void k(const float *a, const int *b, float *c,"
+		   " int n,\tint m) {}\n"
+		   "extern \"C\" __global__ void kref(const float *a, const int *b, float *c,"
+		   " int n) {}/**/";
+	expect(&s, 1, "the kernel's blanks and line breaks");
+}
+END_TEST
+
+static int same_key(const char *a, const char *b)
+{
+	char x[33], y[33];
+	gs_source_key_hash(a, strlen(a), x);
+	gs_source_key_hash(b, strlen(b), y);
+	return !strcmp(x, y);
+}
+
+/* What a compile depends on stays in the key. */
+START_TEST(test_source_key)
+{
+	ck_assert(same_key("int a; // x\nint b;", "int a;\n\n  int b; /* y */"));
+	ck_assert(same_key("#define A 1 // one\nint x = A;", "#define A   1\n\nint x=A;") == 0);
+	ck_assert(same_key("#define A 1 // one\nint x = A;", "#define A 1 /* one */\n  int x = A;"));
+	/* blanks that separate tokens, literals and directives */
+	ck_assert(!same_key("int a b;", "int ab;"));
+	ck_assert(!same_key("#define F (x) x\n", "#define F(x) x\n"));
+	ck_assert(!same_key("const char *s = \"a  b\";", "const char *s = \"a b\";"));
+	ck_assert(!same_key("const char *s = \"a // b\";", "const char *s = \"a \";"));
+	ck_assert(!same_key("char c = ' ';", "char c = '\t';"));
+	ck_assert(!same_key("#define A 1\nint x;", "#define A 1 int x;"));
+	ck_assert(!same_key("int x;\n#define A 1", "int x; #define A 1"));
+	ck_assert(same_key("int x = 1'000; // a\n", "int x = 1'000;"));
+	ck_assert(!same_key("int x = 1'000; char c = ' ';", "int x = 1'000; char c = '  ';"));
+	/* a splice inside a line comment continues it */
+	ck_assert(same_key("int a; // x \\\nint b;\nint c;", "int a;\nint c;"));
+	/* line numbers reach the code through __LINE__, assert and headers */
+	ck_assert(!same_key("int l = __LINE__;", "\nint l = __LINE__;"));
+	ck_assert(!same_key("// one\nint l = __LINE__;", "/* one */ int l = __LINE__;"));
+	ck_assert(same_key("int l = __LINE__; // one", "int l = __LINE__;   /* two */"));
+	ck_assert(!same_key("#include \"h.h\"\nint a;", "#include \"h.h\"\n\nint a;"));
+	ck_assert(!same_key("void f() { assert(0); }", "\nvoid f() { assert(0); }"));
+	/* a raw string keeps everything */
+	ck_assert(!same_key("auto s = R\"(a)\"; // x", "auto s = R\"(a)\";"));
 }
 END_TEST
 
@@ -173,7 +222,7 @@ START_TEST(test_each_ingredient_changes_it)
 {
 	/* the variant: kernel source, defines, options, entries */
 	struct setup s = base();
-	char *k = gs_xasprintf("%s// edited\n", KERNEL);
+	char *k = gs_xasprintf("%s__device__ int edited;\n", KERNEL);
 	s.kernel = k;
 	expect(&s, 0, "a changed kernel file");
 	free(k);
@@ -247,4 +296,5 @@ START_TEST(test_each_ingredient_changes_it)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deterministic, test_irrelevant_edits_keep_it, test_each_ingredient_changes_it)
+GS_TEST_MAIN(test_deterministic, test_irrelevant_edits_keep_it, test_each_ingredient_changes_it,
+	     test_source_key)
