@@ -35,6 +35,7 @@ struct gs_ils {
 	long best_seen;               /* the best at the last local optimum */
 	int started;
 	int unguide_at_optimum;       /* guided: only the first descent */
+	int balanced;                 /* unguided: neighbours round-robin over parameters */
 };
 
 void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_prior *guide,
