@@ -177,6 +177,30 @@ long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max)
 {
 	struct gs_track *t = &s->t;
 	size_t k = 0;
+	if (s->nwarm) {
+		/* the random start: a few uniform draws, then descend from
+		 * the best of them */
+		while (k < max && s->warm < s->nwarm) {
+			long c = gs_pool_draw(&s->pool, &s->rng, t);
+			if (c < 0) {
+				s->warm = s->nwarm;
+				break;
+			}
+			s->warm++;
+			if (t->state[c] != GS_T_NEW)
+				continue;
+			gs_track_propose(t, (size_t)c);
+			out[k++] = (size_t)c;
+		}
+		if (k)
+			return (long)k;
+		if (t->npending)
+			return 0;
+		s->nwarm = 0;
+		s->started = 1;
+		if (t->best >= 0 && isfinite(t->time[t->best]))
+			set_current(s, (size_t)t->best);
+	}
 	/* each pass either proposes, waits, or moves to a known point; moves
 	 * through known points are bounded by the space */
 	for (size_t guard = 0; k < max && guard < 4 * t->sp->n + 64; guard++) {
@@ -270,6 +294,8 @@ static void *ils_new(const struct gs_sspace *sp, const struct gs_prior *prior, u
 	struct gs_ils *s = gs_xmalloc(sizeof *s);
 	gs_ils_init(s, sp, NULL, seed);
 	s->balanced = 1;
+	for (size_t i = 0; i < sp->nparams; i++)
+		s->nwarm += sp->params[i].nvalues > 1;
 	s->key = gs_xmalloc((sp->n ? sp->n : 1) * sizeof *s->key);
 	return s;
 }

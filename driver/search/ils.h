@@ -36,6 +36,7 @@ struct gs_ils {
 	int started;
 	int unguide_at_optimum;       /* guided: only the first descent */
 	int balanced;                 /* unguided: neighbours round-robin over parameters */
+	size_t nwarm, warm;           /* random draws before the first descent; drawn */
 };
 
 void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_prior *guide,
