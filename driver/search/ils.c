@@ -72,6 +72,33 @@ void gs_ils_resort(struct gs_ils *s)
 	}
 }
 
+/* Unguided, the neighbours in rounds: one per parameter (the parameters in
+ * a random order), then a second one per parameter, and so on.  A uniform
+ * shuffle would spend its tries in proportion to each parameter's number of
+ * values, and the knob with many values is often one the kernel hardly
+ * cares about (a block size among 31, next to a tile size that halves the
+ * time): the descent would walk that knob's flat ridge first. */
+static void interleave(struct gs_ils *s, size_t c)
+{
+	const struct gs_sspace *sp = s->t.sp;
+	size_t np = sp->nparams;
+	size_t *rank = gs_xcalloc(np ? np : 1, sizeof *rank);
+	double *pos = gs_xmalloc((np ? np : 1) * sizeof *pos);
+	for (size_t i = 0; i < np; i++)
+		pos[i] = gs_rng_unit(&s->rng);
+	const uint16_t *here = gs_sspace_tuple(sp, c);
+	for (size_t i = 0; i < s->nnb; i++) {
+		size_t n = s->nb[i], p = 0;
+		const uint16_t *there = gs_sspace_tuple(sp, n);
+		while (p + 1 < np && there[p] == here[p])
+			p++;
+		s->key[n] = (double)rank[p]++ + pos[p];
+	}
+	gs_sort_by(s->nb, s->nnb, s->key);
+	free(rank);
+	free(pos);
+}
+
 static void set_current(struct gs_ils *s, size_t c)
 {
 	const struct gs_sspace *sp = s->t.sp;
@@ -79,7 +106,19 @@ static void set_current(struct gs_ils *s, size_t c)
 	s->nnb = gs_sspace_neighbours(sp, c, GS_NB_HAMMING, s->nb, gs_sspace_max_neighbours(sp));
 	s->nbpos = 0;
 	gs_rng_shuffle(&s->rng, s->nb, s->nnb);
+	if (s->balanced && !s->guide)
+		interleave(s, c);
 	gs_ils_resort(s);
+}
+
+/* Whether the descent moves from b to a.  Balanced, only for a gain of more
+ * than GS_ILS_TIE: a smaller one is within a measurement's noise, and on a
+ * knob the kernel hardly cares about each such move would cost a new round
+ * over every other knob.  The best point is kept whatever the descent does. */
+static int better(const struct gs_ils *s, size_t a, size_t b)
+{
+	double ta = s->t.time[a], tb = s->t.time[b];
+	return s->balanced ? ta < tb * (1 - GS_ILS_TIE) : ta < tb;
 }
 
 /* A fresh point to descend from: the best known one first (results given
@@ -138,6 +177,30 @@ long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max)
 {
 	struct gs_track *t = &s->t;
 	size_t k = 0;
+	if (s->nwarm) {
+		/* the random start: a few uniform draws, then descend from
+		 * the best of them */
+		while (k < max && s->warm < s->nwarm) {
+			long c = gs_pool_draw(&s->pool, &s->rng, t);
+			if (c < 0) {
+				s->warm = s->nwarm;
+				break;
+			}
+			s->warm++;
+			if (t->state[c] != GS_T_NEW)
+				continue;
+			gs_track_propose(t, (size_t)c);
+			out[k++] = (size_t)c;
+		}
+		if (k)
+			return (long)k;
+		if (t->npending)
+			return 0;
+		s->nwarm = 0;
+		s->started = 1;
+		if (t->best >= 0 && isfinite(t->time[t->best]))
+			set_current(s, (size_t)t->best);
+	}
 	/* each pass either proposes, waits, or moves to a known point; moves
 	 * through known points are bounded by the space */
 	for (size_t guard = 0; k < max && guard < 4 * t->sp->n + 64; guard++) {
@@ -161,7 +224,7 @@ long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max)
 		while (s->nbpos < s->nnb && k < max) {
 			size_t n = s->nb[s->nbpos++];
 			if (t->state[n] == GS_T_DONE) {
-				if (t->time[n] < t->time[s->cur]) {
+				if (better(s, n, (size_t)s->cur)) {
 					set_current(s, n);
 					moved = 1;
 					break;
@@ -219,7 +282,7 @@ void gs_ils_observe(struct gs_ils *s, size_t cfg, double time_ms)
 			set_current(s, cfg);
 		return;
 	}
-	if (s->cur >= 0 && t->time[cfg] < t->time[s->cur])
+	if (s->cur >= 0 && better(s, cfg, (size_t)s->cur))
 		set_current(s, cfg);
 }
 
@@ -230,6 +293,10 @@ static void *ils_new(const struct gs_sspace *sp, const struct gs_prior *prior, u
 	(void)prior;
 	struct gs_ils *s = gs_xmalloc(sizeof *s);
 	gs_ils_init(s, sp, NULL, seed);
+	s->balanced = 1;
+	for (size_t i = 0; i < sp->nparams; i++)
+		s->nwarm += sp->params[i].nvalues > 1;
+	s->key = gs_xmalloc((sp->n ? sp->n : 1) * sizeof *s->key);
 	return s;
 }
 

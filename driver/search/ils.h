@@ -13,7 +13,10 @@
  * Guided by a prior, neighbours are tried in the prior's order and fresh
  * points are taken in the prior's order; unguided, both are uniform
  * random.  With unguide_at_optimum, the guide is dropped at the first local
- * optimum. */
+ * optimum.  Balanced (the `ils` strategy), the unguided neighbours are
+ * tried round-robin over the parameters, the descent moves only for a gain
+ * above GS_ILS_TIE, and the first descent starts from the best of nwarm
+ * random draws. */
 #ifndef GS_SEARCH_ILS_H
 #define GS_SEARCH_ILS_H
 
@@ -35,6 +38,8 @@ struct gs_ils {
 	long best_seen;               /* the best at the last local optimum */
 	int started;
 	int unguide_at_optimum;       /* guided: only the first descent */
+	int balanced;                 /* unguided: neighbours round-robin over parameters */
+	size_t nwarm, warm;           /* random draws before the first descent; drawn */
 };
 
 void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_prior *guide,
