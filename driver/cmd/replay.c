@@ -119,6 +119,76 @@ static int parse_count(const char *cmd, const char *opt, const char *s, unsigned
 	return 0;
 }
 
+/* One strategy's line of the table, or its CSV row. */
+static void put_row(struct gs_buf *out, int csv, const char *name, const char *pname, int uses,
+		    unsigned long long repeats, size_t n, const struct gs_replay_stats *st, double score)
+{
+	if (csv) {
+		gs_buf_printf(out, "%s,", name);
+		size_t at = out->len;
+		gs_buf_puts(out, pname);
+		gs_buf_csv_quote(out, at);
+		gs_buf_printf(out, ",%llu,%zu", repeats, n);
+		for (int k = 0; k < GS_REPLAY_NTARGETS; k++) {
+			gs_buf_putc(out, ',');
+			put_num(out, st->f[k], 1);
+		}
+		gs_buf_putc(out, ',');
+		put_secs(out, st->t95_s, 1);
+		gs_buf_putc(out, ',');
+		put_score(out, score, 1);
+		gs_buf_putc(out, '\n');
+	} else {
+		struct gs_buf cell = GS_BUF_INIT;
+		gs_buf_printf(out, "%-10s %-6s", name, uses ? "yes" : "-");
+		for (int k = 0; k < GS_REPLAY_NTARGETS; k++) {
+			gs_buf_reset(&cell);
+			put_num(&cell, st->f[k], 0);
+			gs_buf_printf(out, " %7s", gs_buf_str(&cell));
+		}
+		gs_buf_reset(&cell);
+		put_secs(&cell, st->t95_s, 0);
+		gs_buf_printf(out, " %8s", gs_buf_str(&cell));
+		gs_buf_reset(&cell);
+		put_score(&cell, score, 0);
+		gs_buf_printf(out, " %7s\n", gs_buf_str(&cell));
+		gs_buf_release(&cell);
+	}
+}
+
+/* The budget (--budget, else the methodology's where it is large enough,
+ * else everything) and its words for the header; -1: --budget unreadable. */
+static int budget_text(const char *budget, const struct gs_record *rec, const struct gs_score_space *ss,
+		       size_t *budget_n, double *budget_s, struct gs_buf *btext)
+{
+	if (budget) {
+		if (gs_replay_parse_budget(budget, rec->sp.n, budget_n, budget_s) < 0)
+			return -1;
+		if (*budget_n)
+			gs_buf_printf(btext, "%zu evaluations", *budget_n);
+		else
+			gs_buf_printf(btext, "%.1f s simulated", *budget_s);
+	} else if (ss->ok && ss->budget_s >= GS_MIN_BUDGET_EVALS * ss->time_per_feval) {
+		*budget_s = ss->budget_s;
+		gs_buf_printf(btext, "%.1f s simulated (the methodology's)", *budget_s);
+	} else {
+		gs_buf_puts(btext, "the whole space (the methodology's is too small here)");
+	}
+	return 0;
+}
+
+/* The table's heading: what is replayed, the budget, the columns. */
+static void put_header(struct gs_buf *out, const char *source, const struct gs_record *rec, double opt,
+		       const char *budget, unsigned long long repeats, unsigned long long seed)
+{
+	gs_buf_printf(out, "replay %s: %s, %zu configurations, optimum %.6g ms\n", source, rec->what,
+		      rec->sp.n, opt);
+	gs_buf_printf(out, "budget %s; %llu repeats from seed %llu\n", budget, repeats, seed);
+	gs_buf_puts(out, "evaluations to reach a share of the optimum's performance (median):\n");
+	gs_buf_printf(out, "%-10s %-6s %7s %7s %7s %7s %8s %7s\n", "strategy", "prior", "90%",
+		      "95%", "98%", "100%", "t95_s", "score");
+}
+
 int gs_cmd_replay(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -221,22 +291,11 @@ int gs_cmd_replay(int argc, char **argv)
 	size_t budget_n = 0;
 	double budget_s = 0;
 	struct gs_buf btext = GS_BUF_INIT;
-	if (budget) {
-		if (gs_replay_parse_budget(budget, rec.sp.n, &budget_n, &budget_s) < 0) {
-			gs_buf_release(&btext);
-			status = gs_usage_error("replay", "--budget wants N, P%% or a time (90s, 90m, 2h), not '%s'",
-						budget);
-			goto out_prior;
-		}
-		if (budget_n)
-			gs_buf_printf(&btext, "%zu evaluations", budget_n);
-		else
-			gs_buf_printf(&btext, "%.1f s simulated", budget_s);
-	} else if (ss.ok && ss.budget_s >= GS_MIN_BUDGET_EVALS * ss.time_per_feval) {
-		budget_s = ss.budget_s;
-		gs_buf_printf(&btext, "%.1f s simulated (the methodology's)", budget_s);
-	} else {
-		gs_buf_puts(&btext, "the whole space (the methodology's is too small here)");
+	if (budget_text(budget, &rec, &ss, &budget_n, &budget_s, &btext) < 0) {
+		gs_buf_release(&btext);
+		status = gs_usage_error("replay", "--budget wants N, P%% or a time (90s, 90m, 2h), not '%s'",
+					budget);
+		goto out_prior;
 	}
 	if (trace && !(tf = fopen(trace, "w"))) {
 		fprintf(stderr, "gsearch: error: %s: cannot write: %s\n", trace, strerror(errno));
@@ -247,15 +306,8 @@ int gs_cmd_replay(int argc, char **argv)
 		fputs("strategy,repeat,eval,key,time_ms,cum_s\n", tf);
 	if (csv)
 		gs_buf_puts(&out, "strategy,prior,repeats,configs,f90,f95,f98,f100,t95_s,score\n");
-	else {
-		gs_buf_printf(&out, "replay %s: %s, %zu configurations, optimum %.6g ms\n", source,
-			      rec.what, rec.sp.n, opt);
-		gs_buf_printf(&out, "budget %s; %llu repeats from seed %llu\n", gs_buf_str(&btext),
-			      repeats, seed);
-		gs_buf_puts(&out, "evaluations to reach a share of the optimum's performance (median):\n");
-		gs_buf_printf(&out, "%-10s %-6s %7s %7s %7s %7s %8s %7s\n", "strategy", "prior", "90%",
-			      "95%", "98%", "100%", "t95_s", "score");
-	}
+	else
+		put_header(&out, source, &rec, opt, gs_buf_str(&btext), repeats, seed);
 	gs_buf_release(&btext);
 	fputs(gs_buf_str(&out), stdout);
 	gs_buf_reset(&out);
@@ -276,37 +328,7 @@ int gs_cmd_replay(int argc, char **argv)
 		/* a strategy that ignores the prior is shown without one */
 		int uses = have_prior && o->prior != GS_PRIOR_IGNORED;
 		const char *pname = uses ? prior_spec : "none";
-		if (csv) {
-			gs_buf_printf(&out, "%s,", o->name);
-			size_t at = out.len;
-			gs_buf_puts(&out, pname);
-			gs_buf_csv_quote(&out, at);
-			gs_buf_printf(&out, ",%llu,%zu", repeats, rec.sp.n);
-			for (int k = 0; k < GS_REPLAY_NTARGETS; k++) {
-				gs_buf_putc(&out, ',');
-				put_num(&out, st.f[k], 1);
-			}
-			gs_buf_putc(&out, ',');
-			put_secs(&out, st.t95_s, 1);
-			gs_buf_putc(&out, ',');
-			put_score(&out, score, 1);
-			gs_buf_putc(&out, '\n');
-		} else {
-			struct gs_buf cell = GS_BUF_INIT;
-			gs_buf_printf(&out, "%-10s %-6s", o->name, uses ? "yes" : "-");
-			for (int k = 0; k < GS_REPLAY_NTARGETS; k++) {
-				gs_buf_reset(&cell);
-				put_num(&cell, st.f[k], 0);
-				gs_buf_printf(&out, " %7s", gs_buf_str(&cell));
-			}
-			gs_buf_reset(&cell);
-			put_secs(&cell, st.t95_s, 0);
-			gs_buf_printf(&out, " %8s", gs_buf_str(&cell));
-			gs_buf_reset(&cell);
-			put_score(&cell, score, 0);
-			gs_buf_printf(&out, " %7s\n", gs_buf_str(&cell));
-			gs_buf_release(&cell);
-		}
+		put_row(&out, csv, o->name, pname, uses, repeats, rec.sp.n, &st, score);
 		fputs(gs_buf_str(&out), stdout);
 		fflush(stdout);
 		gs_buf_reset(&out);
