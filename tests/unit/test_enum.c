@@ -7,21 +7,11 @@
 #include <string.h>
 
 #include "harness.h"
+#include "space.h"
 #include "space/enum.h"
 #include "space/load.h"
 #include "space/space.h"
 #include "util/util.h"
-
-static struct gs_space *load(const char *text)
-{
-	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_source *src = gs_source_new("t.space", text, strlen(text));
-	struct gs_space *sp = gs_space_parse(src, NULL, &d);
-	ck_assert_ptr_nonnull(sp);
-	ck_assert_msg(d.errors == 0, "space has errors: %s", d.n ? d.msgs[0].text : "?");
-	gs_diag_release(&d);
-	return sp;
-}
 
 /* "A=1 B='x'" for the configuration in env; the caller frees. */
 static char *describe(const struct gs_space *sp, const struct gs_value *env)
@@ -125,7 +115,7 @@ START_TEST(test_order_is_itertools_product)
 {
 	/* no constraint: the whole product, last parameter fastest, each in
 	 * the order its domain is written */
-	struct gs_space *sp = load("param A in [3, 1, 2]\n"
+	struct gs_space *sp = gs_test_space("param A in [3, 1, 2]\n"
 				   "param B in [\"x\", \"y\"]\n"
 				   "param C in [True, 0.5, -1]\n");
 	static const char *const a[] = { "3", "1", "2" }, *const b[] = { "'x'", "'y'" },
@@ -146,7 +136,7 @@ START_TEST(test_order_is_itertools_product)
 	gs_space_free(sp);
 
 	/* with constraints: the product filtered, order unchanged */
-	sp = load(SPACE_S);
+	sp = gs_test_space(SPACE_S);
 	size_t nwant;
 	char **want = s_expected(&nwant, NULL, NULL);
 	got = list_shard(sp, 0, 1, &n, NULL);
@@ -163,7 +153,7 @@ START_TEST(test_constraint_prunes_at_its_level)
 {
 	/* A constraint on the first parameter is checked once per value of it:
 	 * A=1..9 cut whole subtrees of 1000 points each. */
-	struct gs_space *sp = load("param A in range(10)\n"
+	struct gs_space *sp = gs_test_space("param A in range(10)\n"
 				   "param B in range(10)\n"
 				   "param C in range(10)\n"
 				   "param D in range(10)\n"
@@ -196,7 +186,7 @@ START_TEST(test_constraint_prunes_at_its_level)
 	gs_space_free(sp);
 
 	/* the same constraint on the last parameter cuts 9 of every 10 leaves */
-	sp = load("param A in range(10)\n"
+	sp = gs_test_space("param A in range(10)\n"
 		  "param B in range(10)\n"
 		  "param C in range(10)\n"
 		  "param D in range(10)\n"
@@ -209,7 +199,7 @@ START_TEST(test_constraint_prunes_at_its_level)
 	gs_space_free(sp);
 
 	/* through a let: the let waits for B, and so does the constraint */
-	sp = load("param A in range(10)\n"
+	sp = gs_test_space("param A in range(10)\n"
 		  "param B in range(10)\n"
 		  "param C in range(10)\n"
 		  "param D in range(10)\n"
@@ -258,7 +248,7 @@ START_TEST(test_count_equals_listing)
 	};
 	static const uint64_t expect[] = { 0, 270, 0, 0, 0 };
 	for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++) {
-		struct gs_space *sp = load(spaces[s]);
+		struct gs_space *sp = gs_test_space(spaces[s]);
 		struct gs_count c = count_space(sp, NULL);
 		size_t n;
 		char **l = list_shard(sp, 0, 1, &n, NULL);
@@ -272,7 +262,7 @@ START_TEST(test_count_equals_listing)
 		gs_space_free(sp);
 	}
 	/* and against brute force */
-	struct gs_space *sp = load(SPACE_S);
+	struct gs_space *sp = gs_test_space(SPACE_S);
 	size_t nwant;
 	char **want = s_expected(&nwant, NULL, NULL);
 	ck_assert_uint_eq(count_space(sp, NULL).valid, nwant);
@@ -284,7 +274,7 @@ END_TEST
 
 START_TEST(test_shards_partition_the_space)
 {
-	struct gs_space *sp = load(SPACE_S);
+	struct gs_space *sp = gs_test_space(SPACE_S);
 	size_t total;
 	char **all = list_shard(sp, 0, 1, &total, NULL);
 	ck_assert_uint_gt(total, 10);
@@ -326,7 +316,7 @@ START_TEST(test_limit_gives_listing_index)
 {
 	/* every Cartesian point as a limit: a valid one gets its position in
 	 * the listing, an invalid one the number of valid points before it */
-	struct gs_space *sp = load(SPACE_S);
+	struct gs_space *sp = gs_test_space(SPACE_S);
 	size_t nwant;
 	uint64_t before[72];
 	int valid[72];
@@ -364,7 +354,7 @@ END_TEST
 
 START_TEST(test_no_parameters_one_configuration)
 {
-	struct gs_space *sp = load("problem N = 3\nlet M = N * 2\nrequire M == 6\n");
+	struct gs_space *sp = gs_test_space("problem N = 3\nlet M = N * 2\nrequire M == 6\n");
 	struct gs_count c = count_space(sp, NULL);
 	ck_assert_uint_eq(c.cartesian, 1);
 	ck_assert_uint_eq(c.valid, 1);
@@ -394,7 +384,7 @@ START_TEST(test_constant_false_require_gives_nothing)
 		"problem N = 3\nparam A in [1, 2]\nlet Z = N - 3\nrequire Z\n",
 	};
 	for (size_t s = 0; s < sizeof spaces / sizeof spaces[0]; s++) {
-		struct gs_space *sp = load(spaces[s]);
+		struct gs_space *sp = gs_test_space(spaces[s]);
 		struct gs_count c = count_space(sp, NULL);
 		ck_assert_uint_eq(c.valid, 0);
 		ck_assert_uint_gt(c.cartesian, 1);
@@ -411,7 +401,7 @@ END_TEST
 START_TEST(test_runtime_error_is_reported)
 {
 	/* 12 // A fails at A=0, after the 4 configurations of A=1 and A=2 */
-	struct gs_space *sp = load("param A in [1, 2, 0, 4]\n"
+	struct gs_space *sp = gs_test_space("param A in [1, 2, 0, 4]\n"
 				   "param B in [5, 6]\n"
 				   "require 12 // A > 0\n");
 	struct gs_enum e;

@@ -8,21 +8,11 @@
 #include <string.h>
 
 #include "harness.h"
+#include "space.h"
 #include "sched/source_search.h"
 #include "space/load.h"
 #include "space/space.h"
 #include "util/util.h"
-
-static struct gs_space *load(const char *text)
-{
-	struct gs_diag d = GS_DIAG_INIT;
-	struct gs_source *src = gs_source_new("t.space", text, strlen(text));
-	struct gs_space *sp = gs_space_parse(src, NULL, &d);
-	ck_assert_ptr_nonnull(sp);
-	ck_assert_msg(d.errors == 0, "space has errors: %s", d.n ? d.msgs[0].text : "?");
-	gs_diag_release(&d);
-	return sp;
-}
 
 /* 8 x 8 values less a diagonal (58): a bowl with ripples */
 static const char space_text[] = "param A in [0, 1, 2, 3, 4, 5, 6, 7]\n"
@@ -85,7 +75,7 @@ static int64_t *drive(const struct gs_space *sp, const char *strategy, const cha
 static void same_whatever_the_order(const char *strategy, const char *budget, size_t window,
 				    size_t expect)
 {
-	struct gs_space *sp = load(space_text);
+	struct gs_space *sp = gs_test_space(space_text);
 	size_t n0, n1, n2;
 	int64_t *a = drive(sp, strategy, budget, window, FIFO, &n0);
 	int64_t *b = drive(sp, strategy, budget, window, LIFO, &n1);
