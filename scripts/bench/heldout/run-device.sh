@@ -9,6 +9,7 @@
 # stores DIR/NAME-emu-sm_90-real.db and DIR/NAME-emu-sm_90-real-run.txt.
 # gpu: the host's GPU; stores DIR/NAME-h100.db and DIR/NAME-h100-run.txt.
 # The predictions (emu) are to be committed before the measurements (gpu).
+# Running it again resumes the sweeps in DIR.  Exit status 1 if a sweep failed.
 # Without SPACE names, every space of scripts/bench/heldout.  Copy the stores
 # into results/heldout/ for scripts/report/heldout.sh.
 set -u
@@ -40,6 +41,11 @@ for s in "$@"; do
 		exit 2
 		;;
 	esac
+	# The compile cache's PTX and cubins would make the stores large;
+	# registers and results stay, and `gsearch compile` regenerates them.
+	if command -v sqlite3 >/dev/null 2>&1 && [ -f "$db" ]; then
+		sqlite3 "$db" "UPDATE variant SET cubin = NULL, ptx = NULL; VACUUM;" || rc=1
+	fi
 	echo "=== $s ($mode)"
 	tail -6 "$out"
 done
