@@ -35,10 +35,13 @@ const char gs_help_replay[] =
 	"  --strategy S    a strategy to run (repeatable; default: every one that\n"
 	"                  can run, those that need a prior only with --prior)\n"
 	"  --prior P       predictions: sweep:STORE[#ID] or kt:FILE (another GPU,\n"
-	"                  another size), matched by parameter values\n"
+	"                  another size), matched by parameter values; static: the\n"
+	"                  recorded compile-time facts alone (registers, occupancy)\n"
 	"  --budget B      evaluations (500), a share of the space (2%), or a\n"
-	"                  simulated time (90s, 90m, 2h); default: the time the\n"
-	"                  autotuning-methodology package gives this space\n"
+	"                  simulated time (90s, 90m, 2h); own: each strategy's own\n"
+	"                  plan (Liang's sets of ro and po; else everything);\n"
+	"                  default: the time the autotuning-methodology package\n"
+	"                  gives this space\n"
 	"  --repeats R     repeats per strategy (default 25)\n"
 	"  --seed N        seed of the first repeat (default 1)\n"
 	"  --csv           one row per strategy: strategy,prior,repeats,configs,\n"
@@ -161,7 +164,10 @@ static void put_row(struct gs_buf *out, int csv, const char *name, const char *p
 static int budget_text(const char *budget, const struct gs_record *rec, const struct gs_score_space *ss,
 		       size_t *budget_n, double *budget_s, struct gs_buf *btext)
 {
-	if (budget) {
+	if (budget && !strcmp(budget, "own")) {
+		*budget_n = GS_REPLAY_OWN;
+		gs_buf_puts(btext, "each strategy's own plan");
+	} else if (budget) {
 		if (gs_replay_parse_budget(budget, rec->sp.n, budget_n, budget_s) < 0)
 			return -1;
 		if (*budget_n)
@@ -265,17 +271,21 @@ int gs_cmd_replay(int argc, char **argv)
 		goto out_rec;
 	}
 	if (prior_spec) {
-		if (gs_prior_load(&prior, prior_spec, &rec.sp, &err) < 0) {
+		if (!strcmp(prior_spec, "static"))
+			gs_prior_static(&prior, prior_spec, &rec);
+		else if (gs_prior_load(&prior, prior_spec, &rec.sp, &err) < 0) {
 			fprintf(stderr, "gsearch: error: %s\n", gs_buf_str(&err));
 			gs_prior_release(&prior);
 			goto out_rec;
 		}
 		have_prior = 1;
-		/* occupancy is known before measuring (after compiling): the
-		 * recorded one is what a live search would have */
+		/* occupancy and registers are known before measuring (after
+		 * compiling): the recorded ones are what a live search would have */
 		if (rec.has_occupancy)
-			for (size_t i = 0; i < rec.sp.n; i++)
+			for (size_t i = 0; i < rec.sp.n; i++) {
 				prior.occupancy[i] = rec.occupancy[i];
+				prior.registers[i] = rec.registers[i];
+			}
 	}
 	if (!nchosen) {
 		size_t n;

@@ -1,6 +1,7 @@
 /* run.c — `gsearch run`: create (or find) the sweep and its configurations. */
 #include "cmd/argcheck.h"
 #include "cmd/cmd.h"
+#include "cmd/runprior.h"
 #include "dev/emu.h"
 #include "gen/gen.h"
 #include "query/overhead.h"
@@ -92,7 +93,10 @@ const char gs_help_run[] =
 	"                    (2%), or wall time (30s, 90m, 2h); a count is shared among\n"
 	"                    the shards.  Results already stored count, unmeasured:\n"
 	"                    a larger budget extends the search\n"
-	"  --prior P         predictions for the strategy: sweep:STORE[#ID] or kt:FILE\n"
+	"  --prior P         predictions for the strategy: sweep:STORE[#ID], kt:FILE,\n"
+	"                    static (every variant compiled first: registers and\n"
+	"                    occupancy) or emu[:PROFILE] (a sweep on the emulated\n"
+	"                    device first, in STORE.prior-emu-PROFILE.db)\n"
 	"  --seed N          the strategy's seed (default 1)\n"
 	"  -h, --help        this help\n";
 
@@ -118,6 +122,8 @@ struct run_opts {
 	 * --strategy and --budget */
 	const struct gs_strategy_ops *strategy;
 	const char *budget, *prior;
+	char *prior_load; /* what the search loads for a prior run computes */
+	const struct gs_emu_profile *occ; /* static: the occupancy's rules */
 	unsigned long long seed;
 };
 
@@ -158,9 +164,9 @@ static int search_option(struct run_opts *o, int c, const char *arg)
 		o->budget = arg;
 		return 1;
 	case OPT_PRIOR:
-		if (!strncmp(arg, "emu", 3) || !strcmp(arg, "static"))
-			return (gs_usage_error("run", "--prior %s is not available live yet; "
-					       "sweep:STORE[#ID] and kt:FILE are", arg), -1);
+		if (gs_run_prior_computed(arg) < 0)
+			return (gs_usage_error("run", "--prior %s: no such emulated device (`gsearch "
+					       "devices` lists them)", arg), -1);
 		o->prior = arg;
 		return 1;
 	default: {
@@ -1025,7 +1031,8 @@ static struct gs_sched_source *search_source(struct run_store *rs, const struct 
 	struct gs_search_opts sr = {
 		.strategy = o->strategy,
 		.budget = o->budget,
-		.prior = o->prior,
+		.prior = o->prior_load ? o->prior_load : o->prior,
+		.occ_profile = o->occ,
 		.seed = o->seed,
 		.window = o->jobs + so->ngpus,
 		.shard_i = a->shard_i,
@@ -1046,6 +1053,25 @@ static void search_report(const struct gs_sweep_stats *ss, const struct run_opts
 		printf(" = %zu", si->budget_n);
 	printf(": %llu of %zu valid configurations evaluated, %llu measured now\n",
 	       (unsigned long long)ss->configs, si->valid, (unsigned long long)ss->measured);
+}
+
+/* --prior static or emu[:PROFILE]: its sweep, before the run's own (which
+ * it must not hold locked); the exit status. */
+static int computed_prior(struct run_opts *o, const struct startup *su, const struct gs_space *sp,
+			  const struct gs_space_args *a, int argc, char **argv)
+{
+	/* the occupancy of a GPU follows the rules of the emulated device of
+	 * its architecture, sm_90's when none has it */
+	o->occ = su->dv.emu;
+	for (int i = 0; !o->occ && gs_emu_profiles[i]; i++)
+		if (o->arch && !strcmp(gs_emu_profiles[i]->arch, o->arch))
+			o->occ = gs_emu_profiles[i];
+	if (!o->occ)
+		o->occ = gs_emu_profile_find("sm_90");
+	char *db = store_path(sp, a, o->db);
+	int rc = gs_run_prior_compute(o->prior, argc, argv, db, &o->prior_load);
+	free(db);
+	return rc < 0 ? GS_EXIT_ERRORS : GS_EXIT_OK;
 }
 
 /* Compiles (and, measuring, measures) the sweep; its exit status. */
@@ -1136,7 +1162,11 @@ int gs_cmd_run(int argc, char **argv)
 	struct gs_sweepid sid;
 	run_ident(&sid, sp, &a, &o, su.dv.ident, sample);
 	struct run_store rs = { .lock = { -1, NULL } };
-	int status = open_sweep(&rs, sp, &a, o.db, &sid);
+	int status = GS_EXIT_OK;
+	if (o.prior && compiles && gs_run_prior_computed(o.prior) > 0)
+		status = computed_prior(&o, &su, sp, &a, argc, argv);
+	if (status == GS_EXIT_OK)
+		status = open_sweep(&rs, sp, &a, o.db, &sid);
 	if (status == GS_EXIT_OK && measure && !gs_space_validates(sp)) {
 		fflush(stdout);
 		fprintf(stderr, "gsearch: warning: %s\n", GS_UNVALIDATED_TEXT);
@@ -1153,5 +1183,6 @@ int gs_cmd_run(int argc, char **argv)
 	free(rs.dbpath);
 	gs_sweepid_release(&sid);
 	gs_space_free(sp);
+	free(o.prior_load);
 	return status;
 }

@@ -13,7 +13,11 @@
  * A proposal whose result is already final in the store (a resumed or
  * extended search) is observed with the stored time and counts against
  * the budget as an evaluation: a search killed and run again replays the
- * same calls and measures only what the first run did not. */
+ * same calls and measures only what the first run did not.
+ *
+ * `--prior static` is read here from the sweep's own compiled variants
+ * (`run` compiles them all first): registers and shared memory, and the
+ * occupancy of the first launch's block by the device's rules. */
 #include "sched/source_search.h"
 
 #include <jansson.h>
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/emu.h"
 #include "sched/sweepid.h"
 #include "search/prior.h"
 #include "search/replay.h"
@@ -129,6 +134,82 @@ static int candidate(struct source_search *s, size_t cfg, struct gs_candidate *o
 	out->env = s->env;
 	out->pos = s->cand_pos;
 	return 0;
+}
+
+/* An integer expression of the configuration in s->env; -1 when it has
+ * none or it is not one. */
+static int64_t eval_int(struct source_search *s, const struct gs_code *c)
+{
+	struct gs_value v;
+	gs_vm_reset(&s->vm);
+	if (!c || gs_vm_eval(&s->vm, c, s->env, &v) < 0)
+		return -1;
+	if (v.t == GS_V_FLOAT && v.f == floor(v.f) && fabs(v.f) < 9.2e18)
+		return (int64_t)v.f;
+	return v.t == GS_V_INT ? v.i : -1;
+}
+
+/* Threads per block and dynamic shared memory of the configuration's first
+ * measured launch (the launch whose occupancy a result reports); -1 when
+ * they cannot be told before running (a loop variable in them). */
+static int first_block(struct source_search *s, size_t cfg, int64_t *threads, int64_t *dyn)
+{
+	struct gs_candidate cand;
+	if (candidate(s, cfg, &cand) < 0)
+		return -1;
+	const struct gs_space *sp = s->sp;
+	const struct gs_launch *l = sp->nlaunches ? &sp->launches[0] : NULL;
+	const struct gs_geom *g = l && l->block.n ? &l->block : &sp->block;
+	const struct gs_code *sh = l && l->shared_c ? l->shared_c : sp->shared_c;
+	*threads = 1;
+	for (int i = 0; i < g->n; i++) {
+		int64_t d = eval_int(s, g->c[i]);
+		if (d <= 0)
+			return -1;
+		*threads *= d;
+	}
+	*dyn = sh ? eval_int(s, sh) : 0;
+	return *dyn < 0 || !g->n ? -1 : 0;
+}
+
+/* The static prior of every configuration: no predicted time but for a
+ * variant that failed to compile (a failure foretold); registers, and the
+ * occupancy prof's rules give them. */
+static void static_prior(struct source_search *s, const struct gs_emu_profile *prof)
+{
+	gs_prior_init(&s->prior, "static", s->ss.n);
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(gs_store_sqlite(s->st), "SELECT v.status, v.registers, "
+			       "coalesce(v.static_smem, 0) FROM config c JOIN variant v ON v.hash = "
+			       "c.variant_hash WHERE c.sweep_id = ?1 AND c.idx = ?2", -1, &q, NULL) != SQLITE_OK)
+		return;
+	for (size_t c = 0; c < s->ss.n; c++) {
+		sqlite3_reset(q);
+		sqlite3_bind_int64(q, 1, s->sweep);
+		sqlite3_bind_int64(q, 2, s->ss.idx[c]);
+		if (sqlite3_step(q) != SQLITE_ROW)
+			continue;
+		const char *st = (const char *)sqlite3_column_text(q, 0);
+		if (st && strcmp(st, "ok")) {
+			s->prior.time_ms[c] = INFINITY;
+			s->prior.known++;
+			continue;
+		}
+		if (sqlite3_column_type(q, 1) == SQLITE_NULL)
+			continue;
+		int regs = sqlite3_column_int(q, 1);
+		s->prior.registers[c] = regs;
+		int64_t threads, dyn;
+		struct gs_emu_occ o;
+		char why[128];
+		if (prof && first_block(s, c, &threads, &dyn) == 0 && threads <= INT32_MAX &&
+		    dyn + sqlite3_column_int64(q, 2) <= INT32_MAX &&
+		    gs_emu_occupancy(prof, (int)threads, regs, (int)(dyn + sqlite3_column_int64(q, 2)), &o,
+				     why, sizeof why) == 0 &&
+		    o.blocks_per_sm > 0)
+			s->prior.occupancy[c] = o.occupancy;
+	}
+	sqlite3_finalize(q);
 }
 
 static int budget_left(const struct source_search *s)
@@ -255,7 +336,10 @@ struct gs_sched_source *gs_sched_source_search(const struct gs_space *sp, struct
 	s->cfg_slot = gs_xmalloc((n + 1) * sizeof(*s->cfg_slot));
 	for (size_t i = 0; i < n; i++)
 		s->cfg_slot[i] = -1;
-	if (o->prior) {
+	if (o->prior && !strcmp(o->prior, "static")) {
+		s->have_prior = 1;
+		static_prior(s, o->occ_profile);
+	} else if (o->prior) {
 		struct gs_buf err = GS_BUF_INIT;
 		s->have_prior = 1;
 		if (gs_prior_load(&s->prior, o->prior, &s->ss, &err) < 0) {

@@ -11,10 +11,15 @@
 #include "space/space.h"
 #include "store/store.h"
 
+struct gs_emu_profile;
+
 struct gs_search_opts {
 	const struct gs_strategy_ops *strategy;
 	const char *budget;  /* N, P% or a time (30s, 90m, 2h); NULL: every configuration */
-	const char *prior;   /* gs_prior_load's spec, or NULL */
+	const char *prior;   /* gs_prior_load's spec, "static", or NULL */
+	/* static: the rules the occupancy follows (an emulated device's
+	 * profile, the one of the device's architecture) */
+	const struct gs_emu_profile *occ_profile;
 	uint64_t seed;
 	size_t window;       /* proposals awaiting their results, at most: fixed, so
 			      * that the search does not depend on timing */

@@ -139,5 +139,5 @@ static void sa_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_anneal = {
 	"anneal", "simulated annealing over Hamming neighbours, re-annealed from the best", GS_PRIOR_IGNORED,
-	sa_new, sa_propose, sa_observe, sa_free,
+	sa_new, sa_propose, sa_observe, sa_free, NULL,
 };

@@ -309,6 +309,11 @@ void gs_strategy_observe(struct gs_strategy *s, size_t cfg, double time_ms)
 	s->ops->observe(s->st, cfg, time_ms);
 }
 
+size_t gs_strategy_planned(const struct gs_strategy *s)
+{
+	return s->ops->planned ? s->ops->planned(s->st) : 0;
+}
+
 void gs_strategy_free(struct gs_strategy *s)
 {
 	if (!s)

@@ -36,5 +36,5 @@ static void ex_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_exhaustive = {
 	"exhaustive", "every configuration in enumeration order", GS_PRIOR_IGNORED,
-	ex_new, ex_propose, gs_track_observe_op, ex_free,
+	ex_new, ex_propose, gs_track_observe_op, ex_free, NULL,
 };

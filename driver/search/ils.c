@@ -318,5 +318,5 @@ static void ils_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_ils = {
 	"ils", "greedy iterated local search over Hamming neighbours (no prior)", GS_PRIOR_IGNORED,
-	ils_new, ils_propose, ils_observe, ils_free,
+	ils_new, ils_propose, ils_observe, ils_free, NULL,
 };

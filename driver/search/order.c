@@ -81,5 +81,5 @@ static void ord_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_prior = {
 	"prior", "in the prior's order; plain ils when the prior disagrees", GS_PRIOR_NEEDED,
-	ord_new, ord_propose, ord_observe, ord_free,
+	ord_new, ord_propose, ord_observe, ord_free, NULL,
 };

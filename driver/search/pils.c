@@ -121,5 +121,5 @@ static void pils_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_pils = {
 	"pils", "the prior's favourites, one descent in the corrected prior's order, then ils", GS_PRIOR_NEEDED,
-	pils_new, pils_propose, pils_observe, pils_free,
+	pils_new, pils_propose, pils_observe, pils_free, NULL,
 };

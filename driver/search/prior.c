@@ -1,4 +1,5 @@
-/* prior.c — predictions from another sweep (see prior.h). */
+/* prior.c — predictions from another sweep, or a sweep's compile-time
+ * facts (see prior.h). */
 #include "search/prior.h"
 
 #include <math.h>
@@ -98,6 +99,15 @@ void gs_prior_from_record(struct gs_prior *p, const struct gs_sspace *sp, const 
 	gs_buf_release(&b);
 	free(mine);
 	free(theirs);
+}
+
+void gs_prior_static(struct gs_prior *p, const char *name, const struct gs_record *rec)
+{
+	gs_prior_init(p, name, rec->sp.n);
+	for (size_t c = 0; c < rec->sp.n; c++) {
+		p->occupancy[c] = rec->occupancy[c];
+		p->registers[c] = rec->registers[c];
+	}
 }
 
 int gs_prior_load(struct gs_prior *p, const char *spec, const struct gs_sspace *sp, struct gs_buf *err)

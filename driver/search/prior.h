@@ -11,8 +11,12 @@
  *                     other sweep lacks stays unknown (it is not dropped)
  *   kt:FILE           a Kernel Tuner cache file, matched the same way
  *   FILE              either of the two, told apart by its content
- * Predictions from the live side (the emulated device, compile-time facts)
- * fill the same struct.
+ *   static            compile-time facts alone: registers and occupancy, no
+ *                     predicted time (gs_prior_static: replay takes them
+ *                     from the record, `run` from a sweep on the emulated
+ *                     device)
+ *   emu[:PROFILE]     the emulated device's modeled times (`run` only: a
+ *                     sweep on that device, then read as sweep:)
  *
  * The prior owns its arrays; gs_prior_release frees them. */
 #ifndef GS_SEARCH_PRIOR_H
@@ -39,6 +43,9 @@ void gs_prior_init(struct gs_prior *p, const char *name, size_t n);
 /* Predict sp's configurations from a record of another sweep, matched by
  * parameter values (see above). */
 void gs_prior_from_record(struct gs_prior *p, const struct gs_sspace *sp, const struct gs_record *from);
+/* The compile-time facts of a record (a sweep of the same space): its
+ * registers and occupancy, every time unknown. */
+void gs_prior_static(struct gs_prior *p, const char *name, const struct gs_record *rec);
 /* Parse SPEC and load it for sp.  0, or -1 with the reason in err. */
 int gs_prior_load(struct gs_prior *p, const char *spec, const struct gs_sspace *sp, struct gs_buf *err);
 void gs_prior_release(struct gs_prior *p);

@@ -46,5 +46,5 @@ static void rnd_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_random = {
 	"random", "uniform random sampling without replacement", GS_PRIOR_IGNORED,
-	rnd_new, rnd_propose, gs_track_observe_op, rnd_free,
+	rnd_new, rnd_propose, gs_track_observe_op, rnd_free, NULL,
 };

@@ -16,11 +16,13 @@ void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *op
 {
 	size_t n = rec->sp.n, cap = budget_n && budget_n < n ? budget_n : n;
 	memset(out, 0, sizeof *out);
-	out->cfg = gs_xmalloc((cap ? cap : 1) * sizeof *out->cfg);
-	out->cum_s = gs_xmalloc((cap ? cap : 1) * sizeof *out->cum_s);
+	out->cfg = gs_xmalloc((n ? n : 1) * sizeof *out->cfg);
+	out->cum_s = gs_xmalloc((n ? n : 1) * sizeof *out->cum_s);
 	struct gs_strategy *s = gs_strategy_new(ops, &rec->sp, prior, seed);
 	if (!s)
 		return;
+	if (budget_n == GS_REPLAY_OWN && gs_strategy_planned(s))
+		cap = gs_strategy_planned(s);
 	double clock = 0;
 	while (out->n < cap && (budget_s <= 0 || clock < budget_s)) {
 		size_t c;

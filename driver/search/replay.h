@@ -17,13 +17,17 @@
 #include "search/record.h"
 #include "search/strategy.h"
 
+#define GS_REPLAY_OWN ((size_t)-1)
+
 struct gs_replay_run {
 	size_t n;
 	size_t *cfg;   /* configurations in the order evaluated */
 	double *cum_s; /* simulated time after each */
 };
 
-/* budget_n 0: no limit on evaluations; budget_s <= 0: no limit on time.
+/* budget_n 0: no limit on evaluations, GS_REPLAY_OWN: the strategy's own
+ * plan (gs_strategy_planned; everything for one without); budget_s <= 0:
+ * no limit on time.
  * NULL ... never: gs_strategy_new refuses only a missing prior, which the
  * caller checks first. */
 void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *ops,

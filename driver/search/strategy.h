@@ -54,6 +54,11 @@ struct gs_strategy_ops {
 	long (*propose)(void *st, size_t *out, size_t max);
 	void (*observe)(void *st, size_t cfg, double time_ms);
 	void (*free)(void *st);
+	/* Optional (NULL: none): how many configurations the strategy's own
+	 * method measures before it only extends it for a larger budget, when
+	 * that is fixed before measuring (Liang's sets: ro's highest RO value,
+	 * po's Pareto set); 0 for none.  `replay --budget own` stops there. */
+	size_t (*planned)(void *st);
 };
 
 /* The strategies, best first within each kind (X(name)). */
@@ -63,6 +68,7 @@ struct gs_strategy_ops {
 	X(ils)                                                                               \
 	X(anneal)                                                                            \
 	X(po)                                                                                \
+	X(ro)                                                                                \
 	X(prior)                                                                             \
 	X(pils)                                                                              \
 	X(surrogate)
@@ -91,5 +97,7 @@ struct gs_strategy *gs_strategy_new(const struct gs_strategy_ops *ops, const str
 long gs_strategy_propose(struct gs_strategy *s, size_t *out, size_t max);
 void gs_strategy_observe(struct gs_strategy *s, size_t cfg, double time_ms);
 void gs_strategy_free(struct gs_strategy *s);
+/* The strategy's own plan (see planned above); 0: none. */
+size_t gs_strategy_planned(const struct gs_strategy *s);
 
 #endif

@@ -289,5 +289,5 @@ static void sg_free(void *st)
 
 const struct gs_strategy_ops gs_strategy_surrogate = {
 	"surrogate", "the prior corrected by a per-knob model fitted to the measurements", GS_PRIOR_USED,
-	sg_new, sg_propose, sg_observe, sg_free,
+	sg_new, sg_propose, sg_observe, sg_free, NULL,
 };

@@ -208,6 +208,7 @@ START_TEST(test_prior_strategies_need_one)
 	make_record(&r);
 	ck_assert_ptr_null(gs_strategy_new(gs_strategy_find("po"), &r.sp, NULL, 1));
 	ck_assert_ptr_null(gs_strategy_new(gs_strategy_find("prior"), &r.sp, NULL, 1));
+	ck_assert_ptr_null(gs_strategy_new(gs_strategy_find("ro"), &r.sp, NULL, 1));
 	struct gs_strategy *s = gs_strategy_new(gs_strategy_find("surrogate"), &r.sp, NULL, 1);
 	ck_assert_ptr_nonnull(s);
 	gs_strategy_free(s);
@@ -250,6 +251,62 @@ START_TEST(test_replay_respects_the_budget)
 	ck_assert(run.cum_s[run.n - 1] >= 3.0);
 	ck_assert(run.n == 1 || run.cum_s[run.n - 2] < 3.0);
 	gs_replay_run_release(&run);
+	gs_record_release(&r);
+}
+END_TEST
+
+START_TEST(test_ro_ranks_by_register_ratio_times_occupancy)
+{
+	/* registers 16..40 by A, occupancy 1/(1+B): RO = regs/40 / (1+B) is
+	 * highest (0.5) for A = 16 (40 registers) with B = 1 */
+	struct gs_record r;
+	make_record(&r);
+	for (size_t c = 0; c < r.sp.n; c++)
+		r.registers[c] = 16 + 6 * gs_sspace_tuple(&r.sp, c)[0];
+	struct gs_prior p;
+	gs_prior_static(&p, "static", &r);
+	ck_assert_uint_eq(p.known, 0);
+	struct gs_strategy *s = gs_strategy_new(gs_strategy_find("ro"), &r.sp, &p, 1);
+	ck_assert_ptr_nonnull(s);
+	/* A = 16 allows B of 1, 2, 4 (A * B <= 64): B = 1 with 2 C x 3 D */
+	ck_assert_uint_eq(gs_strategy_planned(s), 6);
+	double last = INFINITY;
+	for (size_t i = 0; i < r.sp.n; i++) {
+		size_t c;
+		ck_assert_int_eq(gs_strategy_propose(s, &c, 1), 1);
+		const uint16_t *t = gs_sspace_tuple(&r.sp, c);
+		double ro = r.registers[c] / 40.0 * r.occupancy[c];
+		ck_assert(ro <= last + 1e-12); /* never a higher RO after a lower one */
+		last = ro;
+		if (i < 6)
+			ck_assert(t[0] == 4 && t[1] == 0);
+		gs_strategy_observe(s, c, r.time_ms[c]);
+	}
+	gs_strategy_free(s);
+	/* replay with the strategy's own plan stops there; without one, runs
+	 * everything; po's plan is its Pareto set */
+	struct gs_replay_run run;
+	gs_replay_run(&r, gs_strategy_find("ro"), &p, 1, GS_REPLAY_OWN, 0, &run);
+	ck_assert_uint_eq(run.n, 6);
+	gs_replay_run_release(&run);
+	gs_replay_run(&r, gs_strategy_find("random"), NULL, 1, GS_REPLAY_OWN, 0, &run);
+	ck_assert_uint_eq(run.n, r.sp.n);
+	gs_replay_run_release(&run);
+	gs_prior_release(&p);
+	/* ties follow the prior's predicted time when it has one */
+	make_prior(&p, &r);
+	for (size_t c = 0; c < r.sp.n; c++)
+		p.registers[c] = r.registers[c];
+	size_t seq[6];
+	drive(gs_strategy_find("ro"), &r, &p, 1, 1, 6, seq);
+	for (size_t i = 1; i < 6; i++) {
+		double a = p.time_ms[seq[i - 1]], b = p.time_ms[seq[i]];
+		ck_assert(isnan(b) || a <= b);
+	}
+	s = gs_strategy_new(gs_strategy_find("po"), &r.sp, &p, 1);
+	ck_assert_uint_ge(gs_strategy_planned(s), 1);
+	gs_strategy_free(s);
+	gs_prior_release(&p);
 	gs_record_release(&r);
 }
 END_TEST
@@ -323,4 +380,4 @@ END_TEST
 GS_TEST_MAIN(test_space_lookup_and_neighbours, test_prior_matches_by_value, test_strategies_keep_the_contract,
 	     test_exhaustive_is_enumeration_order, test_prior_strategies_need_one,
 	     test_prior_order_follows_a_good_prior, test_replay_respects_the_budget, test_budget_forms,
-	     test_stats_and_score_bounds)
+	     test_stats_and_score_bounds, test_ro_ranks_by_register_ratio_times_occupancy)
