@@ -5,14 +5,25 @@
 # (its reader of T4 files).
 #
 #   scripts/pyenv.sh [DIR]    make DIR (default build/pyenv) once; print its python
+#   scripts/pyenv.sh --offline [DIR]
+#                             print its python if DIR is made; else say so and
+#                             exit 77 (skipped), never asking PyPI.  GS_OFFLINE=1
+#                             (`make test OFFLINE=1`) does the same.
 #
 # A venv of the system's python3 (python3-venv from apt when the venv module
 # is missing), filled from PyPI.  A finished venv is marked with a stamp
 # holding the package list, so a second run costs nothing; a change of the
 # list rebuilds it.  Any failure exits non-zero with the reason on stderr:
-# the tests that need this environment fail, they do not skip.
+# the tests that need this environment fail, they do not skip (unless
+# offline, above).
 set -euo pipefail
 
+offline=${GS_OFFLINE:-0}
+[ "$offline" = 0 ] && offline=
+if [ "${1:-}" = --offline ]; then
+	offline=1
+	shift
+fi
 dir=${1:-build/pyenv}
 # pinned: the tests compare against what these versions read and write
 pkgs=(kernel_tuner==1.5.0 jsonschema==4.26.0 autotuning-methodology==1.1.0)
@@ -28,6 +39,11 @@ fail() {
 	echo "pyenv: error: $*" >&2
 	exit 1
 }
+
+if [ -n "$offline" ]; then
+	echo "pyenv: skipped: offline, and $dir is not made (it needs ${pkgs[*]} from PyPI)" >&2
+	exit 77
+fi
 
 # The distribution's interpreter, not one a version manager put first on PATH:
 # CI has only the former.

@@ -18,8 +18,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 export CK_FORK=${CK_FORK:-yes}
 export CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-30}
+# Both limits times the slow-machine factor (tests/slow-factor.sh): they
+# catch a hang, not a loaded machine.
+slow=$(tests/slow-factor.sh) || exit 2
+export CK_TIMEOUT_MULTIPLIER=$((${CK_TIMEOUT_MULTIPLIER:-1} * slow))
 # A whole executable may not run longer than this (Check times single tests).
-limit=${GS_UNIT_LIMIT:-900}
+limit=$((${GS_UNIT_LIMIT:-900} * slow))
 
 passed=0
 failed=0

@@ -243,7 +243,12 @@ int gs_cmd_check(int argc, char **argv)
 			printf(" (%.1f%%)", 100.0 * (double)cnt.valid / (double)cnt.cartesian);
 		printf("\n");
 		if (!sp->baseline_exprs) {
-			printf("baseline    none (add `baseline NAME=VALUE, ...` to compare with a hand pick)\n");
+			if (sp->is_t1)
+				printf("baseline    none (give every tuning parameter a `Default`: the defaults "
+				       "are the baseline, a hand pick to compare with)\n");
+			else
+				printf("baseline    none (add `baseline NAME=VALUE, ...` to compare with a hand "
+				       "pick)\n");
 		} else {
 			struct gs_buf b = GS_BUF_INIT;
 			gs_config_describe(sp, sp->baseline, sp->nparams, " ", &b);

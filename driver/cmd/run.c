@@ -49,7 +49,8 @@ const char gs_help_run[] =
 	"a second Ctrl-C stops the workers.\n"
 	"\n"
 	"Exit status: 0 when the sweep ran and at least one configuration is ok;\n"
-	"1 on errors (the space, the store, a device), and when the sweep ran but\n"
+	"1 on errors (the space, the store, a device, a compiler process that died\n"
+	"twice on a variant: run again to finish), and when the sweep ran but\n"
 	"no configuration is ok (the last line says so); 2 on a usage error; 128+N\n"
 	"when stopped by signal N (130: Ctrl-C).\n"
 	"\n"
@@ -1092,7 +1093,9 @@ static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 	int crc = gs_sweep_run(sp, su->nl.n, rs->st, rs->sweep, &so, &ss);
 	gs_trace("run: sweep over");
 	/* the sweep has added its times to the store as it went */
-	gs_store_sweep_set_status(rs->st, rs->sweep, ss.interrupted ? "interrupted"
+	/* configurations left without an outcome (their compile server died)
+	 * make it a sweep to resume, as an interrupted one is */
+	gs_store_sweep_set_status(rs->st, rs->sweep, ss.interrupted || ss.no_outcome ? "interrupted"
 						     : crc ? "failed"
 						     : measure ? "done" : "created");
 	long long results = 0, ok = 0;
@@ -1104,6 +1107,13 @@ static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 		return 128 + ss.interrupted;
 	if (crc < 0)
 		return GS_EXIT_ERRORS;
+	if (ss.no_outcome) {
+		printf("%llu configuration%s left without an outcome: the compiler process died on %s "
+		       "twice (run the same command again to finish)\n",
+		       (unsigned long long)ss.no_outcome, ss.no_outcome == 1 ? "" : "s",
+		       ss.no_outcome == 1 ? "its variant" : "their variants");
+		return GS_EXIT_ERRORS;
+	}
 	if (measure && results && !ok) {
 		/* a script that sweeps and then reports must not take a sweep
 		 * of failures for a result */

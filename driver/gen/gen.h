@@ -48,6 +48,8 @@ struct gs_compile_out {
 	char **lowered;    /* per name expression: the mangled entry name */
 	double seconds;    /* wall time of the whole compile, monotonic clock */
 	int timed_out;     /* the compile server was stopped at the time limit */
+	int server_died;   /* the compile server died on it twice: not the variant's
+			    * outcome, nothing known of it (gs_nvrtc_compile_isolated) */
 };
 
 /* Thread-safe.  Returns 0 when NVRTC ran (out->ok says whether the source
@@ -60,7 +62,9 @@ void gs_compile_out_release(struct gs_compile_out *out, size_t nnames);
 /* The same compile in a `gsearch compile-server` child owned by the calling
  * thread (started on first use): NVRTC serializes compiles within one
  * process, so parallel compiling needs processes.  A child that dies
- * mid-compile makes that variant a compile error, and is replaced. */
+ * mid-compile (killed from outside, out of memory) is replaced and the
+ * variant sent to its successor; when that one dies on it too, not
+ * compiled, out->server_died set and why in out->log. */
 /* A compile that takes more than timeout_s seconds (> 0) is stopped with its
  * server: not compiled, out->timed_out set, "timed out ..." in out->log. */
 int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,

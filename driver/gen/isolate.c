@@ -43,10 +43,18 @@ int gs_compile_server(struct gs_nvrtc *n, int in, int out)
 	int prio = getpriority(PRIO_PROCESS, 0);
 	if (errno == 0 && prio < 5)
 		setpriority(PRIO_PROCESS, 0, 5);
+	/* Test hook only (tests/cli/cases/run-compile-server-dies*): with
+	 * GSEARCH_TEST_COMPILE_SERVER_DIES=N set, each server kills itself on
+	 * its Nth request, as one killed from outside mid-compile would die.
+	 * Never set outside the tests. */
+	const char *dies = getenv("GSEARCH_TEST_COMPILE_SERVER_DIES");
+	long die_at = dies ? strtol(dies, NULL, 10) : 0, served = 0;
 	for (;;) {
 		struct gs_frame req;
 		if (gs_frame_recv(in, &req) < 0)
 			return 0; /* parent closed the pipe: done */
+		if (die_at > 0 && ++served == die_at)
+			raise(SIGKILL);
 		if (req.n < 4) {
 			gs_frame_free(&req);
 			return -1;
@@ -108,19 +116,21 @@ static struct server **servers;
 static size_t nservers, servers_cap;
 static __thread struct server *mine;
 
-static void server_close(struct server *s)
+/* Closes the pipes and collects the child: its wait status, 0 if none. */
+static int server_close(struct server *s)
 {
+	int st = 0;
 	if (s->to >= 0)
 		close(s->to);
 	if (s->from >= 0)
 		close(s->from);
 	s->to = s->from = -1;
 	if (s->pid > 0) {
-		int st;
 		while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
 	s->pid = -1;
+	return st;
 }
 
 static struct server *server_start(char *err, size_t errlen)
@@ -190,26 +200,58 @@ static int readable_by(int fd, double t0, double timeout_s)
 	}
 }
 
+/* This thread's server, started when it has none, or its last one died or
+ * was released (gs_isolate_release); NULL with err. */
+static struct server *server_ready(char *err, size_t errlen)
+{
+	if (mine && mine->to < 0 && mine->pid > 0)
+		server_close(mine); /* released: collect it, start another */
+	if (!mine || mine->pid < 0) {
+		/* the successor of a dead one takes the same slot */
+		struct server *fresh = server_start(err, errlen);
+		if (fresh)
+			mine = fresh;
+	}
+	return mine && mine->pid > 0 ? mine : NULL;
+}
+
+/* What one request to the server came to. */
+enum attempt { ANSWERED, TIMED_OUT, DIED };
+
+/* Sends one request (n strings) and reads the answer into r, which has
+ * nresp strings when ANSWERED.  TIMED_OUT and DIED leave no server in the
+ * slot; *wstatus is how a dead one ended (waitpid), 0 if unknown. */
+static enum attempt attempt(const char **s, const size_t *len, uint32_t n, uint32_t nresp,
+			    double timeout_s, struct gs_frame *r, int *wstatus)
+{
+	double t0 = gs_now();
+	int rc = gs_frame_send(mine->to, s, len, n);
+	if (rc == 0 && !readable_by(mine->from, t0, timeout_s)) {
+		/* NVRTC has no time limit of its own: a variant that sends it
+		 * into an endless template expansion would hold this thread for
+		 * good.  Its server goes; the next compile starts another. */
+		kill(mine->pid, SIGKILL);
+		server_close(mine);
+		return TIMED_OUT;
+	}
+	if (rc == 0)
+		rc = gs_frame_recv(mine->from, r);
+	if (rc < 0 || r->n != nresp) {
+		gs_frame_free(r);
+		*wstatus = server_close(mine);
+		return DIED;
+	}
+	return ANSWERED;
+}
+
 int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,
 			      double timeout_s)
 {
 	memset(out, 0, sizeof(*out));
 	char err[256];
-	if (mine && mine->to < 0 && mine->pid > 0)
-		server_close(mine); /* released (gs_isolate_release): collect it, start another */
-	if (!mine || mine->pid < 0) {
-		if (!mine)
-			mine = server_start(err, sizeof err);
-		else {
-			/* the last one died: start its successor in the same slot */
-			struct server *fresh = server_start(err, sizeof err);
-			if (fresh)
-				mine = fresh;
-		}
-		if (!mine || mine->pid < 0) {
-			out->log = gs_xstrdup(err);
-			return -1;
-		}
+	if (!server_ready(err, sizeof err)) {
+		out->log = gs_xstrdup(err);
+		return -1;
 	}
 	size_t n = 4 + in->nopts + in->nnames;
 	const char **s = gs_xcalloc(n, sizeof(*s));
@@ -228,33 +270,34 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 	for (size_t i = 0; i < n; i++)
 		len[i] = strlen(s[i]);
 	double t0 = gs_now();
-	int rc = gs_frame_send(mine->to, s, len, (uint32_t)n);
+	struct gs_frame r = { 0 };
+	int wstatus = 0;
+	enum attempt a = attempt(s, len, (uint32_t)n, (uint32_t)(5 + in->nnames), timeout_s, &r,
+				 &wstatus);
+	/* A server that dies mid-compile was most likely killed from outside
+	 * (the OOM killer, a stray kill): the environment's fault, not the
+	 * variant's, so the variant goes to a fresh server once more.  Dying
+	 * twice, it is still not known to be the variant's: the caller stores
+	 * nothing final for it. */
+	if (a == DIED && server_ready(err, sizeof err))
+		a = attempt(s, len, (uint32_t)n, (uint32_t)(5 + in->nnames), timeout_s, &r, &wstatus);
 	free(s);
 	free(len);
-	struct gs_frame r = { 0 };
-	if (rc == 0 && !readable_by(mine->from, t0, timeout_s)) {
-		/* NVRTC has no time limit of its own: a variant that sends it
-		 * into an endless template expansion would hold this thread for
-		 * good.  Its server goes; the next compile starts another. */
-		kill(mine->pid, SIGKILL);
-		server_close(mine);
+	if (a == TIMED_OUT) {
 		out->ok = 0;
 		out->timed_out = 1;
 		out->log = gs_xasprintf("timed out after %g s (--compile-timeout)", timeout_s);
 		out->seconds = gs_now() - t0;
 		return 0;
 	}
-	if (rc == 0)
-		rc = gs_frame_recv(mine->from, &r);
-	if (rc < 0 || r.n != 5 + in->nnames) {
-		/* the server died mid-compile: that is this variant's outcome (the
-		 * compiler crashed on it); the next compile gets a new server */
-		int st = 0;
-		server_close(mine);
-		(void)st;
-		gs_frame_free(&r);
+	if (a == DIED) {
 		out->ok = 0;
-		out->log = gs_xstrdup("gsearch: the compiler process died while compiling this variant\n");
+		out->server_died = 1;
+		if (WIFSIGNALED(wstatus))
+			out->log = gs_xasprintf("the compiler process died twice while compiling this "
+						"variant (the second time of signal %d)", WTERMSIG(wstatus));
+		else
+			out->log = gs_xstrdup("the compiler process died twice while compiling this variant");
 		out->seconds = gs_now() - t0;
 		return 0;
 	}

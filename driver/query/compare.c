@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,27 @@ static void differing(const struct gs_qsweep *sw, const struct conf *a, const st
 	}
 }
 
+/* Whether the sweep's space was a T1 file, read as gsearch reads one: a name
+ * ending in .json, or text starting with '{'.  Such a file has no `baseline`
+ * statement: its parameters' Default values are the baseline. */
+static int from_t1(const struct gs_qsweep *sw)
+{
+	const char *p = sw->space_path;
+	if (!p)
+		return 0;
+	size_t n = strlen(p);
+	if (n >= 5 && !strcmp(p + n - 5, ".json"))
+		return 1;
+	FILE *f = fopen(p, "rb");
+	int c = EOF;
+	if (f) {
+		while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\n' || c == '\r')
+			;
+		fclose(f);
+	}
+	return c == '{';
+}
+
 int gs_query_compare(struct gs_query *q)
 {
 	struct gs_qsweep sw;
@@ -160,7 +182,9 @@ int gs_query_compare(struct gs_query *q)
 	if (sw.baseline < 0) {
 		struct gs_buf why = GS_BUF_INIT;
 		if (!strcmp(gs_qsweep_no_baseline(q, &sw, &why), "none"))
-			gs_buf_puts(&why, " (add `baseline ...` to the space)");
+			gs_buf_puts(&why, from_t1(&sw) ? " (give every tuning parameter of the T1 file a "
+							 "`Default`: the defaults are the baseline)"
+						       : " (add `baseline ...` to the space)");
 		fprintf(stderr, "gsearch: error: cannot compare sweep %lld with its baseline: %s\n",
 			(long long)sw.id, gs_buf_str(&why));
 		gs_buf_release(&why);

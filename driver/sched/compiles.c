@@ -70,6 +70,15 @@ static void after_cb_body(uv_work_t *req)
 			pl->stats->compile_errors++;
 			gs_pipe_outcome(pl, j->idx[i], NULL, j->idents[i], "compile_error", j->b.out.log);
 		}
+	} else if (!pl->failed && j->b.out.server_died) {
+		/* the environment's fault, not the variant's (gen.h): nothing
+		 * is stored for it, so a resume compiles it again and no other
+		 * sweep reuses it */
+		fprintf(stderr, "gsearch: warning: %s; %zu configuration%s (index %lld%s) left without "
+			"an outcome, the next run tries again\n", j->b.out.log, j->nidx,
+			j->nidx == 1 ? "" : "s", (long long)j->idx[0], j->nidx > 1 ? ", ..." : "");
+		for (size_t i = 0; i < j->nidx; i++)
+			gs_pipe_no_outcome(pl, j->idx[i]);
 	} else if (!pl->failed) {
 		pl->stats->compiled++;
 		char *opts = gs_variant_options_text(&j->v);

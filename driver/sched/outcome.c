@@ -78,6 +78,14 @@ void gs_pipe_skipped(struct pipeline *pl, int64_t idx)
 	tell(pl, idx, NULL, -1);
 }
 
+/* A configuration this run could not give an outcome (its compile server
+ * died on it twice): it stays without one, as if not run. */
+void gs_pipe_no_outcome(struct pipeline *pl, int64_t idx)
+{
+	pl->stats->no_outcome++;
+	tell(pl, idx, NULL, -1);
+}
+
 /* The limit a configuration's outcome is judged by when another sweep
  * would reuse it. */
 double gs_pipe_limit(const struct pipeline *pl)

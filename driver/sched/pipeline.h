@@ -188,6 +188,7 @@ int gs_pipe_tx(struct pipeline *pl, int begin);
 void gs_pipe_tx_count(struct pipeline *pl, int *in_tx, unsigned *ops);
 int gs_pipe_is_done(const struct pipeline *pl, int64_t idx);
 void gs_pipe_skipped(struct pipeline *pl, int64_t idx);
+void gs_pipe_no_outcome(struct pipeline *pl, int64_t idx);
 double gs_pipe_limit(const struct pipeline *pl);
 void gs_pipe_outcome(struct pipeline *pl, int64_t idx, const char *hash, const char *ident,
 		     const char *status, const char *error);

@@ -67,6 +67,7 @@ struct gs_sweep_stats {
 	size_t nreused_by;
 	uint64_t compiled, cached, shared, compile_errors;
 	uint64_t measured, by_status[8];
+	uint64_t no_outcome;      /* left without one this run: their compile server died */
 	uint64_t worker_restarts;
 	double restart_s;         /* from a replacement's start to its ready */
 	double compile_busy_s, device_busy_s, wall_s;

@@ -7,10 +7,13 @@
 #   cmd      one shell command line; `gsearch` on PATH is the binary under test
 #   stdout, stderr, status   the expected output and exit status
 #   setup    optional; run first with bash, inside a fresh directory exported
-#            as $TMP (the case directory is $CASE, the repository root $ROOT)
+#            as $TMP (the case directory is $CASE, the repository root $ROOT);
+#            exit status 77 skips the case, its last line of output saying why
+#            (a case that needs PyPI under GS_OFFLINE=1, see scripts/pyenv.sh)
 # The command runs from the repository root (with --in-case-dir: from the case
 # directory, as the bad-input table does), stdin from /dev/null, under
-# `timeout ${GS_CASE_TIMEOUT:-60}`.  Before comparing, stdout and stderr are
+# `timeout` of ${GS_CASE_TIMEOUT:-60} seconds times the slow-machine factor
+# (tests/slow-factor.sh: GS_TEST_SLOW, else from the load).  Before comparing, stdout and stderr are
 # normalised: a number followed by " ms", " s", " us" or " µs" becomes
 # "<time>", and the $TMP directory becomes the text "$TMP".
 #
@@ -23,7 +26,7 @@
 # GOLDEN_UPDATE=1 writes the normalised output as the new expected files
 # (removing *.todo placeholders) instead of comparing; a crashing case is never
 # written.  GSEARCH names the binary (default build/gsearch); GS_RESULT, when
-# set, receives "<passed> <failed>" for `make test`.  Optional CASE names
+# set, receives "<passed> <failed> <skipped>" for `make test`.  Optional CASE names
 # restrict the run to those cases.
 set -uo pipefail
 
@@ -45,21 +48,24 @@ cases_dir=$(cd "$cases_dir" 2>/dev/null && pwd) || cases_dir=
 
 gsearch=${GSEARCH:-$root/build/gsearch}
 case $gsearch in /*) ;; *) gsearch=$root/$gsearch ;; esac
-timeout_s=${GS_CASE_TIMEOUT:-60}
+slow=$("$root/tests/slow-factor.sh") || exit 2
+timeout_s=$((${GS_CASE_TIMEOUT:-60} * slow))
 update=${GOLDEN_UPDATE:-0}
 [ "$update" = 0 ] && update=
 
 passed=0
 failed=0
+skipped=0
 pending=0
 updated=0
 
 finish() {
 	local extra=
+	[ "$skipped" -gt 0 ] && extra+=", $skipped skipped"
 	[ "$pending" -gt 0 ] && extra+=", $pending pending"
 	[ "$updated" -gt 0 ] && extra+=", $updated updated"
 	echo "$part: $passed passed, $failed failed$extra"
-	[ -n "${GS_RESULT:-}" ] && echo "$passed $failed" >"$GS_RESULT"
+	[ -n "${GS_RESULT:-}" ] && echo "$passed $failed $skipped" >"$GS_RESULT"
 	[ "$failed" -eq 0 ]
 	exit
 }
@@ -82,6 +88,8 @@ if [ -z "$cases_dir" ]; then
 	echo "$part: no cases"
 	finish
 fi
+
+echo "$part: each case may take $timeout_s s (${GS_CASE_TIMEOUT:-60} s times the slow-machine factor $slow)"
 
 if [ $# -gt 0 ]; then
 	names=("$@")
@@ -117,7 +125,15 @@ for name in "${names[@]}"; do
 	export TMP=$tmp CASE=$c
 
 	if [ -f "$c/setup" ]; then
-		if ! (cd "$tmp" && bash "$c/setup") >"$out/setup.log" 2>&1; then
+		(cd "$tmp" && bash "$c/setup") >"$out/setup.log" 2>&1
+		st=$?
+		if [ "$st" -eq 77 ]; then
+			echo "SKIPPED $name: $(tail -n 1 "$out/setup.log")"
+			skipped=$((skipped + 1))
+			rm -rf "$tmp"
+			continue
+		fi
+		if [ "$st" -ne 0 ]; then
 			echo "FAIL    $name: setup failed"
 			sed 's/^/    /' "$out/setup.log"
 			failed=$((failed + 1))

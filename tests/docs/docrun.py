@@ -12,8 +12,9 @@ drift from the program.  The convention is described in tests/README.md
   dry                   (console, sh) the commands are checked, not run: they need a
                         GPU or Slurm, take long, or are `make test` itself
 
-Each file runs in a fresh directory that looks like a fresh clone (the tracked files of
-spaces/, kernels/ and results/ copied, the rest linked, build/gsearch the binary under test, gsearch on PATH);
+Each file runs in a fresh directory that looks like a fresh clone: only the files git
+tracks are there (those of spaces/, kernels/ and results/ copied, the others linked one by
+one), build/gsearch is the binary under test and gsearch is on PATH;
 its blocks run in order, and the working directory and exported variables carry over
 from one command to the next.
 
@@ -25,7 +26,9 @@ usage: docrun.py [FILE.md...]      (default: README.md docs/*.md spaces/README.m
 environment: GSEARCH (the binary, default build/gsearch), DOCS_UPDATE=1 (rewrite the
 expected output of console commands that differ), GS_RESULT (receives "passed failed"),
 DOCS_TIMEOUT (seconds per command, default 300: the emulated device's real-size matmul
-sweep, which the docs run, takes 90 s of a 2-core machine and may share it).
+sweep, which the docs run, takes 90 s of a 2-core machine and may share it), times the
+slow-machine factor of tests/slow-factor.sh (GS_TEST_SLOW, else from the load).
+DOCS_ROOT (tests only) names another repository to mirror instead of this one.
 """
 
 import difflib
@@ -38,8 +41,18 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "300"))
+HERE = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.realpath(os.environ.get("DOCS_ROOT") or HERE)
+
+
+def slow_factor():
+    p = subprocess.run([os.path.join(HERE, "tests", "slow-factor.sh")], stdout=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit(2)
+    return int(p.stdout.decode().strip())
+
+
+TIMEOUT = int(os.environ.get("DOCS_TIMEOUT", "300")) * slow_factor()
 UPDATE = os.environ.get("DOCS_UPDATE", "0") not in ("", "0")
 ELLIPSIS = "..."
 # README.md, then docs/*.md, then these (whose links are checked too).
@@ -221,15 +234,27 @@ class Workspace:
 
     def __init__(self, gsearch):
         self.dir = os.path.realpath(tempfile.mkdtemp(prefix="gsearch-docs."))
-        for name in sorted(os.listdir(ROOT)):
-            if name in (".git", "build"):
-                continue
-            src, dst = os.path.join(ROOT, name), os.path.join(self.dir, name)
-            if name in COPIED and os.path.isdir(src):
-                self.copy_tracked(name, src, dst)
-            else:
-                os.symlink(src, dst)
-        os.makedirs(os.path.join(self.dir, "build"))
+        tracked = self.tracked()
+        if tracked is None:  # not a git checkout (an unpacked archive): all of it
+            for name in sorted(os.listdir(ROOT)):
+                if name in (".git", "build"):
+                    continue
+                src, dst = os.path.join(ROOT, name), os.path.join(self.dir, name)
+                if name in COPIED and os.path.isdir(src):
+                    shutil.copytree(src, dst, symlinks=True)
+                else:
+                    os.symlink(src, dst)
+        else:
+            for f in tracked:
+                src, dst = os.path.join(ROOT, f), os.path.join(self.dir, f)
+                if f.split("/")[0] == "build" or not os.path.lexists(src):
+                    continue
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                if f.split("/")[0] in COPIED:
+                    shutil.copy2(src, dst, follow_symlinks=False)
+                else:
+                    os.symlink(src, dst)
+        os.makedirs(os.path.join(self.dir, "build"), exist_ok=True)
         os.symlink(gsearch, os.path.join(self.dir, "build", "gsearch"))
         self.bin = os.path.join(self.dir, ".bin")
         os.makedirs(self.bin)
@@ -242,20 +267,15 @@ class Workspace:
             f.write(f"export HOME={shlex.quote(self.dir)}\n")
 
     @staticmethod
-    def copy_tracked(name, src, dst):
-        """Only what a fresh clone has: a store left in results/ by an earlier sweep
-        would change what the commands print."""
-        p = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--", name],
+    def tracked():
+        """The files git tracks, or None outside a git checkout: only what a fresh
+        clone has, so that a store left in results/ by an earlier sweep, or any
+        other stray file, changes nothing the commands print."""
+        p = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        files = [f for f in p.stdout.decode().split("\0") if f] if p.returncode == 0 else []
-        if not files:
-            shutil.copytree(src, dst, symlinks=True)
-            return
-        top = os.path.dirname(dst)
-        for f in files:
-            if os.path.lexists(os.path.join(ROOT, f)):
-                os.makedirs(os.path.dirname(os.path.join(top, f)), exist_ok=True)
-                shutil.copy2(os.path.join(ROOT, f), os.path.join(top, f), follow_symlinks=False)
+        if p.returncode != 0:
+            return None
+        return [f for f in p.stdout.decode().split("\0") if f]
 
     # The command runs in a child shell; what it leaves (cwd, exports) is saved
     # for the next.  stdbuf keeps stdout and stderr in the order written.

@@ -185,12 +185,13 @@ if [ -z "$array" ] || [ -z "$merge" ]; then
 	finish
 fi
 ok "submit.sh submitted array $array and merge $merge"
-for _ in $(seq 1500); do
+slow=$("$root/tests/slow-factor.sh") || exit 2
+for _ in $(seq $((1500 * slow))); do
 	squeue -h -j "$array,$merge" 2>/dev/null | grep -q . || break
 	sleep 0.2
 done
 if squeue -h -j "$array,$merge" 2>/dev/null | grep -q .; then
-	bad "jobs still queued or running after 300 s"
+	bad "jobs still queued or running after $((300 * slow)) s"
 	squeue
 fi
 t_jobs=$(since "$t")
