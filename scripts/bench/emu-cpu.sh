@@ -10,8 +10,8 @@
 # space, into a fresh store: `run --compile-only` with an empty NVRTC cache
 # (CUDA_CACHE_PATH), then `run --device emu:sm_90` over the same store, whose
 # variants are all cached by then.  CPU time is user + system of the command
-# and every process it started (perf stat -e task-clock; perf must be
-# installed), not wall time: the host may be shared.  The emulation's CPU covers the whole run: the
+# and of every process it started (getrusage), not wall time: the host may
+# be shared.  The emulation's CPU covers the whole run: the
 # inputs, the reference and the validation at the emulator size, and the
 # sampled real-size launches.  Prints per space
 #
@@ -31,15 +31,23 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # cpu OUT CMD...: run CMD with its output in OUT, print its CPU seconds:
-# perf stat's task-clock, which follows every process the command starts
-# (the worker runs in a session of its own and may outlive the wait that
-# getrusage's RUSAGE_CHILDREN would need)
+# getrusage(RUSAGE_CHILDREN) of a subreaper (PR_SET_CHILD_SUBREAPER), so
+# that a process the command starts and leaves running when it exits (the
+# worker runs in a session of its own) is reaped here and counted too
 cpu() {
-	local out=$1 rc=0
-	shift
-	perf stat -x, -e task-clock -o "$out.perf" "$@" >"$out" 2>&1 || rc=$?
-	awk -F, '/task-clock/ { printf "%.3f\n", $1 / 1000 }' "$out.perf"
-	return $rc
+	python3 -c '
+import ctypes, os, resource, subprocess, sys
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+with open(sys.argv[1], "w") as out:
+    rc = subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT)
+while True:
+    try:
+        os.waitpid(-1, 0)
+    except ChildProcessError:
+        break
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{r.ru_utime + r.ru_stime:.3f}")
+sys.exit(rc)' "$@"
 }
 
 printf 'host: %s, %s cores, load %s; %s; --jobs %s --threads %s\n' "$(hostname)" "$(nproc)" \
@@ -49,7 +57,7 @@ for sp in "$@"; do
 	name=$(basename "$sp" .space)
 	db=$tmp/$name.db
 	mkdir -p "$tmp/nv-$name"
-	ccpu=$(CUDA_CACHE_PATH=$tmp/nv-$name cpu "$tmp/$name.compile" "$gsearch" run --compile-only \
+	ccpu=$(CUDA_CACHE_PATH=$tmp/nv-$name cpu "$tmp/$name.compile" "$gsearch" run --compile-only --device emu:sm_90 \
 		--jobs "$jobs" --db "$db" "$sp")
 	nvar=$(sed -n 's/^compiled \([0-9]*\) variants.*/\1/p' "$tmp/$name.compile")
 	ecpu=$(CUDA_CACHE_PATH=$tmp/nv-$name cpu "$tmp/$name.emu" "$gsearch" run --device emu:sm_90 \
