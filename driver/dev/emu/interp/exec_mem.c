@@ -462,20 +462,28 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 	    (in->nv != 1 && in->nv != 2 && in->nv != 4) || x->smem_bytes < size)
 		return 0;
 	unsigned char *rf = w->rf;
-	gs_vu64 a;
-	if (in->f & GS_MF_A32)
-		a = __builtin_convertvector(GS_VU32(rf, in->o[4]), gs_vu64) + (uint64_t)in->imm;
-	else
-		a = GS_VU64(rf, in->o[4]) + (uint64_t)in->imm;
-	gs_vu64 bad = (gs_x_ltu64((gs_vu64){ 0 } + (x->smem_bytes - size), a) | (a & (size - 1))) &
-		      gs_x_mask64(m);
-	uint64_t any = 0;
-	for (int l = 0; l < GS_WARP; l++)
-		any |= bad[l];
-	if (any)
-		return 0;
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
-	memcpy(addr, &a, sizeof addr);
+	uint64_t lim = x->smem_bytes - size, bad = 0, imm = (uint64_t)in->imm;
+	if (in->f & GS_MF_A32) {
+		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
+		for (int l = 0; l < GS_WARP; l++)
+			addr[l] = r[l] + imm;
+	} else {
+		const uint64_t *r = (const uint64_t *)(rf + in->o[4]);
+		for (int l = 0; l < GS_WARP; l++)
+			addr[l] = r[l] + imm;
+	}
+	if (m == GS_ALL) {
+		for (int l = 0; l < GS_WARP; l++)
+			bad |= (uint64_t)(addr[l] > lim) | (addr[l] & (size - 1));
+	} else {
+		for (uint32_t mm = m; mm; mm &= mm - 1) {
+			uint64_t v = addr[__builtin_ctz(mm)];
+			bad |= (uint64_t)(v > lim) | (v & (size - 1));
+		}
+	}
+	if (bad)
+		return 0;
 	count(x, R_SHARED, store, addr, m, size);
 	unsigned char *sm = x->smem;
 	if (!store) {
@@ -483,6 +491,11 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 			if (in->o[e] == GS_NONE)
 				continue;
 			uint32_t *d = (uint32_t *)(rf + in->o[e]);
+			if (m == GS_ALL) {
+				for (int l = 0; l < GS_WARP; l++)
+					memcpy(&d[l], sm + addr[l] + 4 * e, 4);
+				continue;
+			}
 			for (uint32_t mm = m; mm; mm &= mm - 1) {
 				int l = __builtin_ctz(mm);
 				memcpy(&d[l], sm + addr[l] + 4 * e, 4);
