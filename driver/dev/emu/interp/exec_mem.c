@@ -473,9 +473,18 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 		for (int l = 0; l < GS_WARP; l++)
 			addr[l] = r[l] + imm;
 	}
+	/* the words' span, for gs_x_banks's first test: a warp of 4-byte
+	 * words within 32 of each other has no conflict */
+	int narrow = 0;
 	if (m == GS_ALL) {
-		for (int l = 0; l < GS_WARP; l++)
+		uint64_t wlo = addr[0] >> 2, whi = wlo;
+		for (int l = 0; l < GS_WARP; l++) {
+			uint64_t wd = addr[l] >> 2;
 			bad |= (uint64_t)(addr[l] > lim) | (addr[l] & (size - 1));
+			wlo = wd < wlo ? wd : wlo;
+			whi = wd > whi ? wd : whi;
+		}
+		narrow = whi - wlo <= 31;
 	} else {
 		for (uint32_t mm = m; mm; mm &= mm - 1) {
 			uint64_t v = addr[__builtin_ctz(mm)];
@@ -484,7 +493,15 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 	}
 	if (bad)
 		return 0;
-	count(x, R_SHARED, store, addr, m, size);
+	/* count()'s shared-memory part */
+	if (x->pr)
+		gs_x_probe_mem(x, 0, store, addr, m, size);
+	if (store)
+		x->c.sst_inst++;
+	else
+		x->c.sld_inst++;
+	if (!(size == 4 && x->banks == 32 && narrow))
+		x->c.bank_conflicts += gs_x_banks(x->banks, addr, m, size);
 	unsigned char *sm = x->smem;
 	if (!store) {
 		for (unsigned e = 0; e < in->nv; e++) {
