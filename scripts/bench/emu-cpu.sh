@@ -19,7 +19,9 @@
 #
 # X the emulation CPU per configuration, Y the compile CPU per variant, and
 # a last line with the median ratio.  JOBS (default 2) is --jobs and
-# --threads; KEEP=DIR keeps the stores there as DIR/NAME.db.
+# --threads; KEEP=DIR keeps the stores there as DIR/NAME.db; BUDGET=N
+# compiles and emulates only N configurations of each space, drawn at
+# random (seed 1): X and Y are then the means over those.
 set -euo pipefail
 gsearch=${1:-build/gsearch}
 [ $# -gt 0 ] && shift
@@ -57,11 +59,13 @@ for sp in "$@"; do
 	name=$(basename "$sp" .space)
 	db=$tmp/$name.db
 	mkdir -p "$tmp/nv-$name"
+	budget=()
+	[ -z "${BUDGET:-}" ] || budget=(--strategy random --budget "$BUDGET")
 	ccpu=$(CUDA_CACHE_PATH=$tmp/nv-$name cpu "$tmp/$name.compile" "$gsearch" run --compile-only --device emu:sm_90 \
-		--jobs "$jobs" --db "$db" "$sp")
+		--jobs "$jobs" --db "$db" "${budget[@]}" "$sp")
 	nvar=$(sed -n 's/^compiled \([0-9]*\) variants.*/\1/p' "$tmp/$name.compile")
 	ecpu=$(CUDA_CACHE_PATH=$tmp/nv-$name cpu "$tmp/$name.emu" "$gsearch" run --device emu:sm_90 \
-		--jobs "$jobs" --threads "$jobs" --quiet --db "$db" "$sp") || true
+		--jobs "$jobs" --threads "$jobs" --quiet --db "$db" "${budget[@]}" "$sp") || true
 	ncfg=$(sed -n 's/^outcomes: //p' "$tmp/$name.emu" | tr ' ' '\n' | awk '
 		/^[0-9]+$/ { n += $1 } END { print n + 0 }')
 	nrun=$(sed -n 's/^outcomes: .*not run \([0-9]*\).*/\1/p' "$tmp/$name.emu")

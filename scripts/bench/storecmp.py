@@ -31,8 +31,9 @@ ncu     reads Nsight Compute's CSV (--csv --print-units base --metrics
 same    compares two sweeps of one space on a modeled device, configuration by
         configuration, and prints
           SAME space=NAME configs=N status_differ=K identical=I max_diff=X% worst=PARAMS
-        where max_diff is the largest |t2 / t1 - 1| over the configurations
-        ok in both, status_differ the configurations whose outcome differs.
+        over the N configurations with an outcome in both, where max_diff is
+        the largest |t2 / t1 - 1| of those ok in both, status_differ how many
+        have different outcomes and identical how many the same time.
 
 Configurations are matched by their parameter values (config.params, JSON).
 Only the Python standard library is used.
@@ -180,8 +181,9 @@ def cmd_repeat(o):
 def cmd_same(o):
     a = {key_of(p): (p, s, t) for p, s, t in read_store(o.db1)}
     b = {key_of(p): (p, s, t) for p, s, t in read_store(o.db2)}
-    common = sorted(set(a) & set(b))
-    differ = sum(1 for k in common if a[k][1] != b[k][1]) + len(set(a) ^ set(b))
+    # configurations with an outcome in both (a budgeted sweep leaves some out)
+    common = sorted(k for k in set(a) & set(b) if a[k][1] and b[k][1])
+    differ = sum(1 for k in common if a[k][1] != b[k][1])
     worst, worst_k, same = 0.0, None, 0
     for k in common:
         ta, tb = a[k][2], b[k][2]
