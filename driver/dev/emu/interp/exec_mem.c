@@ -452,8 +452,10 @@ static int check_shape(struct gs_xctx *x, const struct gs_ins *in)
 
 /* A shared-memory load or store of 32-bit elements (the inner loops of
  * tiled kernels) whose lanes are all aligned and inside the block's shared
- * memory: the general path's effects, its lane checks done as one vector
- * test.  1 when done; 0: the general path's to do (it reports faults). */
+ * memory: the general path's effects in one pass over the lanes that
+ * computes, checks and spans their addresses (scalar: vectors of 32
+ * 64-bit lanes spill on the baseline build).  1 when done; 0: the general
+ * path's to do (it reports faults). */
 static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, uint32_t m,
 		    int store)
 {
