@@ -6,6 +6,7 @@
     storecmp.py strip   SRC.db DST.db
     storecmp.py pin     SPACE DB OUT.space
     storecmp.py ncu     --name NAME --db DB --csv NCU.csv --kernels K1,K2
+    storecmp.py same    --name NAME DB1 DB2
 
 vs      compares a gsearch sweep with a Kernel Tuner run (the JSON kt_tune.py
         writes) and prints
@@ -26,6 +27,13 @@ ncu     reads Nsight Compute's CSV (--csv --print-units base --metrics
           NCU space=NAME gsearch_ms=X ncu_ms=Y diff=Z%
         with the median duration of the kernels named, against the time the
         store DB gives its best configuration.
+
+same    compares two sweeps of one space on a modeled device, configuration by
+        configuration, and prints
+          SAME space=NAME configs=N status_differ=K identical=I max_diff=X% worst=PARAMS
+        over the N configurations with an outcome in both, where max_diff is
+        the largest |t2 / t1 - 1| of those ok in both, status_differ how many
+        have different outcomes and identical how many the same time.
 
 Configurations are matched by their parameter values (config.params, JSON).
 Only the Python standard library is used.
@@ -170,6 +178,26 @@ def cmd_repeat(o):
           f"same_optimum={'yes' if o1 == o2 else 'no'} within={fmt(within, '.2f')}%")
 
 
+def cmd_same(o):
+    a = {key_of(p): (p, s, t) for p, s, t in read_store(o.db1)}
+    b = {key_of(p): (p, s, t) for p, s, t in read_store(o.db2)}
+    # configurations with an outcome in both (a budgeted sweep leaves some out)
+    common = sorted(k for k in set(a) & set(b) if a[k][1] and b[k][1])
+    differ = sum(1 for k in common if a[k][1] != b[k][1])
+    worst, worst_k, same = 0.0, None, 0
+    for k in common:
+        ta, tb = a[k][2], b[k][2]
+        if a[k][1] != "ok" or b[k][1] != "ok" or ta is None or tb is None:
+            continue
+        same += ta == tb
+        d = abs(tb / ta - 1) if ta else (0.0 if tb == ta else math.inf)
+        if worst_k is None or d > worst:
+            worst, worst_k = d, k
+    print(f"SAME space={o.name} configs={len(common)} status_differ={differ} "
+          f"identical={same} max_diff={100 * worst:.4f}% "
+          f"worst={show_params(a[worst_k][0]) if worst_k else '-'}")
+
+
 def cmd_strip(o):
     if os.path.exists(o.dst):
         die(f"'{o.dst}' exists")
@@ -272,6 +300,10 @@ def main():
     p.add_argument("--name", required=True)
     p.add_argument("db1")
     p.add_argument("db2")
+    p = sub.add_parser("same")
+    p.add_argument("--name", required=True)
+    p.add_argument("db1")
+    p.add_argument("db2")
     p = sub.add_parser("strip")
     p.add_argument("src")
     p.add_argument("dst")
@@ -285,7 +317,7 @@ def main():
     p.add_argument("--csv", required=True)
     p.add_argument("--kernels", required=True)
     o = ap.parse_args()
-    {"vs": cmd_vs, "repeat": cmd_repeat, "strip": cmd_strip, "pin": cmd_pin,
+    {"vs": cmd_vs, "repeat": cmd_repeat, "same": cmd_same, "strip": cmd_strip, "pin": cmd_pin,
      "ncu": cmd_ncu}[o.cmd](o)
 
 

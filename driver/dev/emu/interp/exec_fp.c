@@ -352,6 +352,100 @@ static long double decode(uint64_t bits, int man, int eb)
 	return neg ? -v : v;
 }
 
+/* v rounded to an integral value by mode, in double: exact, as in long
+ * double (the host's rounding mode is to nearest here) */
+static double round_dbl(double v, int rnd)
+{
+	switch (rnd) {
+	case GS_RND_RNI: case GS_RND_RN: return nearbyint(v);
+	case GS_RND_RMI: case GS_RND_RM: return floor(v);
+	case GS_RND_RPI: case GS_RND_RP: return ceil(v);
+	default: return trunc(v);
+	}
+}
+
+/* The conversions the kernels run most, in the host's float and double
+ * arithmetic, which gives the general path's bits: float or double to
+ * integers of up to 32 bits (every bound is a double), integers to float
+ * or double rounded to nearest, float and double into each other rounded
+ * to nearest, and float or double rounded to an integral value.  NaN
+ * becomes the canonical NaN, as encode() makes it.  1 when done. */
+static int cvt_fast(const struct gs_ins *in, int dk, int dbits, int dsgn, int sk, int sbits,
+		    int ssgn, uint64_t raw, uint64_t *out)
+{
+	int rnd = in->f & 15, ftz = in->f >> 4 & 1, sat = in->f >> 5 & 1;
+	if (sat)
+		return 0;
+	double v;
+	if (sk == K_F32) {
+		float f;
+		uint32_t u = (uint32_t)raw;
+		memcpy(&f, &u, 4);
+		if (ftz && fpclassify(f) == FP_SUBNORMAL)
+			f = copysignf(0.0f, f);
+		v = f;
+	} else if (sk == K_F64) {
+		memcpy(&v, &raw, 8);
+	} else if (sk == K_INT && (dk == K_F32 || dk == K_F64) &&
+		   (rnd == GS_RND_NONE || rnd == GS_RND_RN)) {
+		uint64_t ui = sbits == 64 ? raw : raw & ((1ull << sbits) - 1);
+		if (ssgn && sbits < 64 && (ui >> (sbits - 1) & 1))
+			ui |= ~0ull << sbits;
+		if (dk == K_F64) {
+			double d = ssgn ? (double)(int64_t)ui : (double)ui;
+			memcpy(out, &d, 8);
+		} else {
+			float f = ssgn ? (float)(int64_t)ui : (float)ui;
+			uint32_t u;
+			memcpy(&u, &f, 4);
+			*out = u; /* never a subnormal: ftz has nothing to flush */
+		}
+		return 1;
+	} else {
+		return 0;
+	}
+	if (dk == K_INT) {
+		if (dbits > 32)
+			return 0;
+		double lo = dsgn ? -ldexp(1.0, dbits - 1) : 0;
+		double hi = dsgn ? ldexp(1.0, dbits - 1) - 1 : ldexp(1.0, dbits) - 1;
+		v = isnan(v) ? 0 : round_dbl(v, rnd);
+		v = v < lo ? lo : v > hi ? hi : v;
+		uint64_t r = dsgn ? (uint64_t)(int64_t)v : (uint64_t)v;
+		if (dbits < 64) {
+			r &= (1ull << dbits) - 1;
+			if (dsgn && (r >> (dbits - 1) & 1))
+				r |= ~0ull << dbits;
+		}
+		*out = r;
+		return 1;
+	}
+	if (dk != K_F32 && dk != K_F64)
+		return 0;
+	if (rnd >= GS_RND_RNI)
+		v = round_dbl(v, rnd);
+	else if (rnd != GS_RND_NONE && rnd != GS_RND_RN)
+		return 0;
+	if (dk == K_F64) {
+		if (isnan(v))
+			*out = 0x7fffffffffffffffull;
+		else
+			memcpy(out, &v, 8);
+		return 1;
+	}
+	if (isnan(v)) {
+		*out = 0x7fffffffu;
+		return 1;
+	}
+	float f = (float)v;
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	if (ftz && !(u & 0x7f800000u))
+		u &= 0x80000000u;
+	*out = u;
+	return 1;
+}
+
 /* One lane: the source register's bits -> the destination's. */
 static int cvt_lane(const struct gs_ins *in, uint64_t raw, uint64_t *out)
 {
@@ -360,6 +454,8 @@ static int cvt_lane(const struct gs_ins *in, uint64_t raw, uint64_t *out)
 	int rnd = in->f & 15, ftz = in->f >> 4 & 1, sat = in->f >> 5 & 1;
 	if (dk < 0 || sk < 0)
 		return -1;
+	if (cvt_fast(in, dk, dbits, dsgn, sk, sbits, ssgn, raw, out))
+		return 0;
 	int64_t si = 0;
 	uint64_t ui = 0;
 	long double fv = 0;

@@ -222,7 +222,16 @@ static unsigned distinct(uint64_t *v, unsigned n)
 		return (unsigned)(__builtin_popcountll(bm[0]) + __builtin_popcountll(bm[1]) +
 				  __builtin_popcountll(bm[2]) + __builtin_popcountll(bm[3]));
 	}
-	qsort(v, n, sizeof(*v), cmp_u64);
+	/* insertion sort: a warp's sectors come in a few ascending runs (a
+	 * row each), which it takes in about n steps where qsort would call
+	 * its comparison n log n times */
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		unsigned j = i;
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
 	unsigned k = 1;
 	for (unsigned i = 1; i < n; i++)
 		k += v[i] != v[i - 1];
@@ -441,6 +450,87 @@ static int check_shape(struct gs_xctx *x, const struct gs_ins *in)
 	return 0;
 }
 
+/* A shared-memory load or store of 32-bit elements (the inner loops of
+ * tiled kernels) whose lanes are all aligned and inside the block's shared
+ * memory: the general path's effects in one pass over the lanes that
+ * computes, checks and spans their addresses (scalar: vectors of 32
+ * 64-bit lanes spill on the baseline build).  1 when done; 0: the general
+ * path's to do (it reports faults). */
+static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, uint32_t m,
+		    int store)
+{
+	unsigned size = 4u * in->nv;
+	if (in->sub != GS_SP_SHARED || in->sz != 4 || (in->f & GS_MF_WIDE) ||
+	    (in->nv != 1 && in->nv != 2 && in->nv != 4) || x->smem_bytes < size)
+		return 0;
+	unsigned char *rf = w->rf;
+	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
+	uint64_t lim = x->smem_bytes - size, bad = 0, imm = (uint64_t)in->imm;
+	if (in->f & GS_MF_A32) {
+		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
+		for (int l = 0; l < GS_WARP; l++)
+			addr[l] = r[l] + imm;
+	} else {
+		const uint64_t *r = (const uint64_t *)(rf + in->o[4]);
+		for (int l = 0; l < GS_WARP; l++)
+			addr[l] = r[l] + imm;
+	}
+	/* the words' span, for gs_x_banks's first test: a warp of 4-byte
+	 * words within 32 of each other has no conflict */
+	int narrow = 0;
+	if (m == GS_ALL) {
+		uint64_t wlo = addr[0] >> 2, whi = wlo;
+		for (int l = 0; l < GS_WARP; l++) {
+			uint64_t wd = addr[l] >> 2;
+			bad |= (uint64_t)(addr[l] > lim) | (addr[l] & (size - 1));
+			wlo = wd < wlo ? wd : wlo;
+			whi = wd > whi ? wd : whi;
+		}
+		narrow = whi - wlo <= 31;
+	} else {
+		for (uint32_t mm = m; mm; mm &= mm - 1) {
+			uint64_t v = addr[__builtin_ctz(mm)];
+			bad |= (uint64_t)(v > lim) | (v & (size - 1));
+		}
+	}
+	if (bad)
+		return 0;
+	/* count()'s shared-memory part */
+	if (x->pr)
+		gs_x_probe_mem(x, 0, store, addr, m, size);
+	if (store)
+		x->c.sst_inst++;
+	else
+		x->c.sld_inst++;
+	if (!(size == 4 && x->banks == 32 && narrow))
+		x->c.bank_conflicts += gs_x_banks(x->banks, addr, m, size);
+	unsigned char *sm = x->smem;
+	if (!store) {
+		for (unsigned e = 0; e < in->nv; e++) {
+			if (in->o[e] == GS_NONE)
+				continue;
+			uint32_t *d = (uint32_t *)(rf + in->o[e]);
+			if (m == GS_ALL) {
+				for (int l = 0; l < GS_WARP; l++)
+					memcpy(&d[l], sm + addr[l] + 4 * e, 4);
+				continue;
+			}
+			for (uint32_t mm = m; mm; mm &= mm - 1) {
+				int l = __builtin_ctz(mm);
+				memcpy(&d[l], sm + addr[l] + 4 * e, 4);
+			}
+		}
+		return 1;
+	}
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		int l = __builtin_ctz(mm);
+		for (unsigned e = 0; e < in->nv; e++)
+			if (in->o[e] != GS_NONE)
+				memcpy(sm + addr[l] + 4 * e, rf + in->o[e] + 4 * l, 4);
+	}
+	return 1;
+}
+
 int gs_x_ld(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, uint32_t m)
 {
 	unsigned char *rf = w->rf;
@@ -448,6 +538,8 @@ int gs_x_ld(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, uint
 	struct acc c;
 	unsigned size = (unsigned)in->sz * in->nv;
 	int rc;
+	if (shared32(x, w, in, m, 0))
+		return 0;
 	if ((rc = check_shape(x, in)) < 0)
 		return rc;
 	addresses(rf, in->o[4], in->f & GS_MF_A32, in->imm, addr);
@@ -498,6 +590,8 @@ int gs_x_st(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, uint
 	struct acc c;
 	unsigned size = (unsigned)in->sz * in->nv;
 	int rc;
+	if (shared32(x, w, in, m, 1))
+		return 0;
 	if ((rc = check_shape(x, in)) < 0)
 		return rc;
 	addresses(rf, in->o[4], in->f & GS_MF_A32, in->imm, addr);

@@ -94,6 +94,18 @@ struct gs_xprobe {
 	double win_sum;
 	uint64_t win_loads;
 	double xinst[GS_EMU_NCLASS]; /* expansions (idiv) */
+	/* per static instruction, what issuing it needs, decoded once */
+	struct pins *pi;
+};
+
+/* What the probe reads of an instruction each time it issues: the
+ * registers it reads and writes (as indices of ready[], those the probe
+ * does not track left out), the latency of its result, its division's
+ * expansion and whether it ends a basic block. */
+struct pins {
+	uint8_t ns, nd, ends, xd;
+	uint32_t s[6], d[6];
+	double lat;
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -126,6 +138,52 @@ static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 	p->lnm = calloc((size_t)p->nwarps * RING, sizeof(*p->lnm));
 	p->lcount = calloc(p->nwarps, sizeof(*p->lcount));
 	return p->lready && p->lnm && p->lcount ? 0 : -1;
+}
+
+static unsigned reg(const struct gs_xprobe *p, uint32_t off);
+static int idiv(const struct gs_ins *in);
+
+/* p->pi[] for every instruction of the module: the latencies as
+ * gs_x_probe_issue used to find them at each issue.  -1: out of memory. */
+static int decode_all(struct gs_xprobe *p)
+{
+	const struct gs_emu_profile *pf = p->p;
+	p->pi = calloc(p->ncode ? p->ncode : 1, sizeof(*p->pi));
+	if (!p->pi)
+		return -1;
+	for (size_t pc = 0; pc < p->ncode; pc++) {
+		const struct gs_ins *in = &p->code[pc];
+		struct pins *q = &p->pi[pc];
+		uint32_t r[6];
+		int n = gs_ins_regs(in, 0, r);
+		for (int i = 0; i < n; i++)
+			if (reg(p, r[i]) != UINT32_MAX)
+				q->s[q->ns++] = reg(p, r[i]);
+		n = gs_ins_regs(in, 1, r);
+		for (int i = 0; i < n; i++)
+			if (reg(p, r[i]) != UINT32_MAX)
+				q->d[q->nd++] = reg(p, r[i]);
+		q->ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
+		q->xd = (uint8_t)idiv(in);
+		if (!pf)
+			continue;
+		switch (in->cls) {
+		case GS_EMU_INT: case GS_EMU_FP32: case GS_EMU_FP64: case GS_EMU_SFU:
+			q->lat = pf->lat[in->cls];
+			if (q->xd == 1 && pf->lat_idiv32 > 0)
+				q->lat = pf->lat_idiv32;
+			if (q->xd == 2 && pf->lat_idiv64 > 0)
+				q->lat = pf->lat_idiv64;
+			break;
+		case GS_EMU_MEM: /* a constant or parameter load unless probe_mem says otherwise */
+			q->lat = pf->lat_l1;
+			break;
+		default:
+			q->lat = pf->lat[GS_EMU_INT];
+			break;
+		}
+	}
+	return 0;
 }
 
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
@@ -165,6 +223,10 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		gs_x_probe_free(p);
 		return NULL;
 	}
+	if (decode_all(p) < 0) {
+		gs_x_probe_free(p);
+		return NULL;
+	}
 	if (x->l->load_window && pair_windows(p, x) < 0) {
 		gs_x_probe_free(p);
 		return NULL;
@@ -192,6 +254,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->lnm);
 	free(p->lcount);
 	free(p->spread);
+	free(p->pi);
 	free(p);
 }
 
@@ -262,13 +325,15 @@ static double len(const struct gs_xprobe *p, double t, double nm)
 	return t + nm * p->dram;
 }
 
-static void set_dest(struct gs_xprobe *p, uint32_t off, double t, double nm)
+/* the registers instruction q writes, for the warp being issued: ready at t */
+static void set_dests(struct gs_xprobe *p, const struct pins *q, double t, double nm)
 {
-	unsigned r = reg(p, off);
-	if (r == UINT32_MAX)
-		return;
-	p->ready[(size_t)p->cw * p->nreg + r] = t;
-	p->nm[(size_t)p->cw * p->nreg + r] = nm;
+	double *ready = p->ready + (size_t)p->cw * p->nreg;
+	double *rnm = p->nm + (size_t)p->cw * p->nreg;
+	for (unsigned i = 0; i < q->nd; i++) {
+		ready[q->d[i]] = t;
+		rnm[q->d[i]] = nm;
+	}
 }
 
 /* Integer division and remainder by a register: PTX has one instruction,
@@ -300,35 +365,34 @@ static int idiv(const struct gs_ins *in)
 void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in)
 {
 	struct gs_xprobe *p = x->pr;
-	const struct gs_emu_profile *pf = p->p;
 	unsigned wi = w->id;
 	size_t pc = (size_t)(in - p->code);
-	if (pc < p->ncode && p->issues[pc] != UINT32_MAX)
+	if (pc >= p->ncode)
+		return; /* not this module's code: nothing the executor runs */
+	const struct pins *q = &p->pi[pc];
+	if (p->issues[pc] != UINT32_MAX)
 		p->issues[pc]++;
 	/* within a basic block, in the order its operands allow (ptxas's list
 	 * scheduling hoists independent loads above the uses of earlier ones),
 	 * one instruction a cycle; a branch or barrier waits for the whole
 	 * block to have issued */
-	int ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
+	int ends = q->ends;
 	double t = p->bbs[wi] + ++p->slot[wi];
 	double nm = p->bnm[wi];
 	if (ends && len(p, p->clk[wi] + 1, p->wnm[wi]) > len(p, t, nm)) {
 		t = p->clk[wi] + 1;
 		nm = p->wnm[wi];
 	}
-	uint32_t s[6], d[6];
-	int n = gs_ins_regs(in, 0, s);
-	for (int i = 0; i < n; i++) {
-		unsigned r = reg(p, s[i]);
-		if (r == UINT32_MAX)
-			continue;
-		size_t k = (size_t)wi * p->nreg + r;
-		if (len(p, p->ready[k], p->nm[k]) > len(p, t, nm)) {
-			t = p->ready[k];
-			nm = p->nm[k];
+	const double *ready = p->ready + (size_t)wi * p->nreg;
+	const double *rnm = p->nm + (size_t)wi * p->nreg;
+	for (unsigned i = 0; i < q->ns; i++) {
+		unsigned r = q->s[i];
+		if (len(p, ready[r], rnm[r]) > len(p, t, nm)) {
+			t = ready[r];
+			nm = rnm[r];
 		}
 	}
-	unsigned lw = p->win && pc < p->ncode ? p->win[pc] : 0;
+	unsigned lw = p->win ? p->win[pc] : 0;
 	if (lw) {
 		p->win_sum += lw;
 		p->win_loads++;
@@ -355,40 +419,63 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	p->pt = t;
 	p->pnm = nm;
 	p->pin = in;
-	double lat;
-	int xd = idiv(in);
-	if (xd) {
+	if (q->xd) {
 		/* a division's sequence, beyond the one instruction counted */
-		const double *x = xd == 2 ? idiv64 : idiv32;
+		const double *xs = q->xd == 2 ? idiv64 : idiv32;
 		for (int c = 0; c < GS_EMU_NCLASS; c++) {
-			p->xinst[c] += x[c];
-			p->iv_inst[c] += x[c];
+			p->xinst[c] += xs[c];
+			p->iv_inst[c] += xs[c];
 		}
 	}
-	switch (in->cls) {
-	case GS_EMU_INT: case GS_EMU_FP32: case GS_EMU_FP64: case GS_EMU_SFU:
-		lat = pf->lat[in->cls];
-		if (xd == 1 && pf->lat_idiv32 > 0)
-			lat = pf->lat_idiv32;
-		if (xd == 2 && pf->lat_idiv64 > 0)
-			lat = pf->lat_idiv64;
-		break;
-	case GS_EMU_MEM: /* a constant or parameter load unless probe_mem says otherwise */
-		lat = pf->lat_l1;
-		break;
-	default:
-		lat = pf->lat[GS_EMU_INT];
-		break;
-	}
-	int nd = gs_ins_regs(in, 1, d);
-	for (int i = 0; i < nd; i++)
-		set_dest(p, d[i], t + lat, nm);
+	set_dests(p, q, t + q->lat, nm);
 }
 
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* Sorts v[0..n) ascending: a radix sort by bytes, skipping the bytes that
+ * every value shares (the high ones of sector numbers), qsort without the
+ * memory for it.  Footprints run to millions of sectors, where qsort's
+ * comparisons are most of a block's probe. */
+static void sort_u64(uint64_t *v, size_t n)
+{
+	if (n < 64) {
+		qsort(v, n, sizeof *v, cmp_u64);
+		return;
+	}
+	uint64_t *tmp = malloc(n * sizeof *tmp);
+	if (!tmp) {
+		qsort(v, n, sizeof *v, cmp_u64);
+		return;
+	}
+	uint64_t *a = v, *b = tmp;
+	uint64_t same = ~0ull, first = v[0];
+	for (size_t i = 1; i < n; i++)
+		same &= ~(v[i] ^ first);
+	for (int sh = 0; sh < 64; sh += 8) {
+		if ((same >> sh & 0xff) == 0xff)
+			continue;
+		size_t cnt[256] = { 0 };
+		for (size_t i = 0; i < n; i++)
+			cnt[a[i] >> sh & 0xff]++;
+		size_t at = 0;
+		for (int k = 0; k < 256; k++) {
+			size_t c = cnt[k];
+			cnt[k] = at;
+			at += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[cnt[a[i] >> sh & 0xff]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof *v);
+	free(tmp);
 }
 
 /* 1 when the sector is in the L1 (and now most recently used), else 0
@@ -431,7 +518,7 @@ static void footprint_add(struct gs_xprobe *p, const uint64_t *sec, unsigned u)
 	for (unsigned i = 0; i < u && p->ns < p->cap; i++)
 		p->sect[p->ns++] = sec[i];
 	if (p->ns > (1u << 20) && p->ns == p->cap) {
-		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
+		sort_u64(p->sect, p->ns);
 		size_t k = 0;
 		for (size_t i = 0; i < p->ns; i++)
 			if (!i || p->sect[i] != p->sect[i - 1])
@@ -467,14 +554,10 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	const struct gs_ins *in = p->pin;
-	uint32_t d[6];
 	if (space == 0) { /* shared */
 		p->iv_smem++;
-		if (!store && in) {
-			int nd = gs_ins_regs(in, 1, d);
-			for (int i = 0; i < nd; i++)
-				set_dest(p, d[i], p->pt + pf->lat_smem, p->pnm);
-		}
+		if (!store && in)
+			set_dests(p, &p->pi[in - p->code], p->pt + pf->lat_smem, p->pnm);
 		return;
 	}
 	uint64_t sec[2 * GS_WARP];
@@ -527,9 +610,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	if (in) {
 		double lat = miss ? pf->lat_l2 : pf->lat_l1;
 		double nm = p->pnm + miss_weight(p, sec, miss);
-		int nd = gs_ins_regs(in, 1, d);
-		for (int i = 0; i < nd; i++)
-			set_dest(p, d[i], p->pt + lat, nm);
+		set_dests(p, &p->pi[in - p->code], p->pt + lat, nm);
 		if (p->lcount && space == 1) {
 			size_t k = (size_t)p->cw * RING + p->lcount[p->cw]++ % RING;
 			p->lready[k] = p->pt + lat;
@@ -590,7 +671,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->win_loads = p->win_loads;
 	memcpy(out->xinst, p->xinst, sizeof out->xinst);
 	if (p->ns)
-		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
+		sort_u64(p->sect, p->ns);
 	size_t k = 0;
 	for (size_t i = 0; i < p->ns; i++)
 		if (!i || p->sect[i] != p->sect[i - 1])
