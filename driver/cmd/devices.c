@@ -178,14 +178,12 @@ static int print_json(const struct gs_devinfo *devs, int n, const char *reason)
 		if (!d)
 			gs_oom();
 		const struct gs_emu_profile *p = gs_emu_profiles[i];
-		json_object_set_new(d, "facts", json_pack("{s:i, s:i, s:i, s:i, s:i}", "total",
-							   p->facts, "measured",
-							   p->by_source[GS_EMU_SRC_MEASURED],
-							   "datasheet",
-							   p->by_source[GS_EMU_SRC_DATASHEET],
-							   "estimated",
-							   p->by_source[GS_EMU_SRC_ESTIMATE], "none",
-							   p->by_source[GS_EMU_SRC_NONE]));
+		const int *n = p->by_source;
+		json_object_set_new(d, "facts",
+				    json_pack("{s:i, s:i, s:i, s:i, s:i}", "total", p->facts,
+					      "measured", n[GS_EMU_SRC_MEASURED], "datasheet",
+					      n[GS_EMU_SRC_DATASHEET], "estimated",
+					      n[GS_EMU_SRC_ESTIMATE], "none", n[GS_EMU_SRC_NONE]));
 		json_array_append_new(ea, d);
 	}
 	json_object_set_new(root, "emulated", ea);

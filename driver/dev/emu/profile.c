@@ -87,7 +87,8 @@ static const struct field {
 	{ "coalesce", F_COALESCE, 0, 0, REQ | FACT, 0, 0 },
 	{ "mem_latency", F_DBL, OFF(mem_latency), 0, REQ | FACT | POS, 0, 1e6 },
 	{ "departure_delay", F_DBL, OFF(departure_delay), 0, REQ | FACT | POS, 0, 1e6 },
-	{ "departure_delay_uncoal", F_DBL, OFF(departure_delay_uncoal), 0, REQ | FACT | POS, 0, 1e6 },
+	{ "departure_delay_uncoal", F_DBL, OFF(departure_delay_uncoal), 0, REQ | FACT | POS, 0,
+	  1e6 },
 	{ "issue.int", F_DBL, OFF(issue_cycles[GS_EMU_INT]), 0, REQ | FACT | POS, 0, 1e4 },
 	{ "issue.fp32", F_DBL, OFF(issue_cycles[GS_EMU_FP32]), 0, REQ | FACT | POS, 0, 1e4 },
 	{ "issue.fp64", F_DBL, OFF(issue_cycles[GS_EMU_FP64]), 0, REQ | FACT | POS, 0, 1e4 },
@@ -340,7 +341,8 @@ int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, 
 		}
 		case F_CC:
 			if (sscanf(val, "%d.%d%c", &p->cc_major, &p->cc_minor, &(char){ 0 }) != 2 ||
-			    p->cc_major < 1 || p->cc_major > 99 || p->cc_minor < 0 || p->cc_minor > 9)
+			    p->cc_major < 1 || p->cc_major > 99 || p->cc_minor < 0 ||
+			    p->cc_minor > 9)
 				return perr(err, errlen, line, "compute capability '%s' is not MAJOR.MINOR",
 					    val);
 			break;
@@ -379,8 +381,10 @@ int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, 
 		if (!strchr("abcdefghijklmnopqrstuvwxyz0123456789_", *c))
 			return perr(err, errlen, line_of(lines, "arch", line),
 				    "arch = %s: not an NVRTC target such as sm_90", p->arch);
+	static const char name_chars[] = "abcdefghijklmnopqrstuvwxyz"
+					 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.";
 	for (const char *c = p->name; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.", *c))
+		if (!strchr(name_chars, *c))
 			return perr(err, errlen, line_of(lines, "name", line),
 				    "name = %s: letters, digits, '_', '-' and '.' only", p->name);
 	if (p->model == GS_EMU_MODEL_INTERVAL) {
@@ -392,8 +396,8 @@ int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, 
 					continue;
 				const void *v = (const unsigned char *)p + fields[k].off;
 				if (fields[k].t == F_INT ? !*(const int *)v : !*(const double *)v)
-					return perr(err, errlen, lines[k],
-						    "%s = 0: the interval model divides by it", pos[i]);
+					return perr(err, errlen, lines[k], "%s = 0: the interval "
+						    "model divides by it", pos[i]);
 			}
 		if (p->l1_bytes < p->l1_line * p->l1_assoc)
 			return perr(err, errlen, line_of(lines, "l1_bytes", line),
