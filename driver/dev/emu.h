@@ -125,7 +125,6 @@ struct gs_emu_profile {
 	int facts;               /* the facts given (not the names and the emulator's
 				  * settings), and how many of each source */
 	int by_source[GS_EMU_NSRC];
-	char path[256];          /* the file read, "" for the copy compiled in */
 };
 #define GS_EMU_FETCH_W 4
 

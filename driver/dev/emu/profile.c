@@ -499,12 +499,8 @@ static int read_profile(const char *dir, const char *file, struct gs_emu_profile
 	else if (strcmp(p->name, name))
 		fail(name, gs_xasprintf("%s: names itself '%s': the name must be the file's", path,
 					p->name));
-	else if (strlen(path) >= sizeof p->path)
-		fail(name, gs_xasprintf("%s: the path is too long", path));
-	else {
-		snprintf(p->path, sizeof p->path, "%s", path);
+	else
 		rc = 1;
-	}
 	free(text);
 	free(path);
 	free(name);
