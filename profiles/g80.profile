@@ -10,13 +10,13 @@
 # at the spaces' emulator sizes (model = mwp-cwp).
 name = g80
 gpu = GeForce 8800 GTX
-cc = 1.0
+cc = 1.0                     # [PG]
 arch = sm_75
 model = mwp-cwp
 sms = 16                     # [R08]
 clock_mhz = 1350             # [R08] shader clock
 mem_bw_gbs = 86.4            # [R08] 384-bit GDDR3 at 900 MHz
-warp_size = 32
+warp_size = 32               # [PG]
 max_threads_block = 512      # [R08] [OCC]
 max_threads_sm = 768         # [R08]
 max_blocks_sm = 8            # [R08]
@@ -25,7 +25,7 @@ regs_sm = 8192               # [R08]
 regs_block = 8192            # [OCC]
 max_regs_thread = 124        # [OCC]
 reg_alloc_unit = 256         # [OCC] per block
-reg_alloc_by_block = 1
+reg_alloc_by_block = 1       # [CO]
 warp_alloc_gran = 2          # [OCC]
 smem_sm = 16384              # [R08]
 smem_block = 16384           # [OCC]
@@ -33,22 +33,22 @@ smem_alloc_unit = 512        # [OCC]
 # cc 1.x kept a block's arguments in shared memory (ptxas's "N+16 bytes
 # smem"); not modeled: the sm_75 parameter layout says nothing about it, and
 # the seeds' own arithmetic leaves it out (Ryoo et al. 2008, II-B)
-smem_reserved_block = 0
+smem_reserved_block = 0      # (est.) not modeled: see above
 banks = 16                   # [R08] per half-warp
-coalesce = cc10
+coalesce = cc10              # [PG]
 mem_latency = 420            # [HK] Table 6
 departure_delay = 4          # [HK] Table 6
 departure_delay_uncoal = 10  # [HK] Table 6
 # [PG] cc 1.x: 8 fp32/int32 add/mad per clock (4 cycles a warp, as [HK]
 # Table 1), 2 transcendentals per clock (16).  No double precision on 1.0:
 # charged the GT200's 1 per clock (est.); integer multiply at the add rate (est.)
-issue.int = 4
-issue.fp32 = 4
-issue.fp64 = 32
-issue.sfu = 16
-issue.mem = 4
-issue.ctrl = 4
-issue.barrier = 4
-issue.other = 4
+issue.int = 4                # [PG]
+issue.fp32 = 4               # [PG]
+issue.fp64 = 32              # (est.)
+issue.sfu = 16               # [PG]
+issue.mem = 4                # (est.)
+issue.ctrl = 4               # (est.)
+issue.barrier = 4            # (est.)
+issue.other = 4              # (est.)
 barrier_cycles = 20          # (est.) release latency of bar.sync
 launch_overhead_us = 5       # (est.)

@@ -119,6 +119,13 @@ static void print_emu_table(void)
 		       clk, bw, p->max_threads_block, p->max_threads_sm, p->max_blocks_sm, p->regs_sm,
 		       smem);
 	}
+	/* what a modeled time rests on: profiles/README.md */
+	putchar('\n');
+	for (int i = 0; gs_emu_profiles[i]; i++) {
+		char src[256];
+		gs_emu_profile_sources(gs_emu_profiles[i], src, sizeof src);
+		printf("%s\n", src);
+	}
 }
 
 static json_t *device_json(const struct gs_devinfo *d)
@@ -170,6 +177,13 @@ static int print_json(const struct gs_devinfo *devs, int n, const char *reason)
 		json_t *d = device_json(&info);
 		if (!d)
 			gs_oom();
+		const struct gs_emu_profile *p = gs_emu_profiles[i];
+		const int *n = p->by_source;
+		json_object_set_new(d, "facts",
+				    json_pack("{s:i, s:i, s:i, s:i, s:i}", "total", p->facts,
+					      "measured", n[GS_EMU_SRC_MEASURED], "datasheet",
+					      n[GS_EMU_SRC_DATASHEET], "estimated",
+					      n[GS_EMU_SRC_ESTIMATE], "none", n[GS_EMU_SRC_NONE]));
 		json_array_append_new(ea, d);
 	}
 	json_object_set_new(root, "emulated", ea);
@@ -182,7 +196,26 @@ static int print_json(const struct gs_devinfo *devs, int n, const char *reason)
 	return GS_EXIT_OK;
 }
 
+static int devices(int argc, char **argv);
+
+/* The devices, and then every profile file that could not be used: the
+ * listing is what a user reads to see which profiles there are. */
 int gs_cmd_devices(int argc, char **argv)
+{
+	int rc = devices(argc, argv);
+	const char *errs = gs_emu_profile_errors();
+	if (rc == GS_EXIT_OK && *errs) {
+		for (const char *l = errs; *l;) {
+			const char *e = strchr(l, '\n');
+			fprintf(stderr, "gsearch: error: %.*s\n", (int)(e - l), l);
+			l = e + 1;
+		}
+		rc = GS_EXIT_USAGE;
+	}
+	return rc;
+}
+
+static int devices(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },

@@ -295,6 +295,13 @@ int gs_cmd_occupancy(int argc, char **argv)
 		return gs_usage_error("occupancy", "--block is required");
 	if (regs < 0)
 		return gs_usage_error("occupancy", "--regs is required");
+	const char *pname = !strcmp(device, "emu") ? "sm_90"
+			    : !strncmp(device, "emu:", 4) ? device + 4 : NULL;
+	const char *bad = pname ? gs_emu_profile_error(pname) : NULL;
+	if (bad) {
+		fprintf(stderr, "gsearch: error: %s\n", bad);
+		return GS_EXIT_USAGE;
+	}
 	if (!(p = find_device(device)))
 		return GS_EXIT_ERRORS;
 

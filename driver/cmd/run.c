@@ -350,12 +350,20 @@ struct devices {
 
 /* The emulated device named by "emu" or "emu:PROFILE": its profile, or NULL
  * after saying which profiles there are. */
-static const struct gs_emu_profile *emu_profile(const char *d)
+static const struct gs_emu_profile *emu_profile(const char *d, int *bad_file)
 {
 	const char *name = d[3] == ':' ? d + 4 : d[3] ? NULL : "sm_90";
 	const struct gs_emu_profile *p = name ? gs_emu_profile_find(name) : NULL;
 	if (p)
 		return p;
+	const char *why = name ? gs_emu_profile_error(name) : NULL;
+	if (why) {
+		/* never the compiled-in copy in its stead: the user edited the
+		 * file to be measured with it */
+		fprintf(stderr, "gsearch: error: %s\n", why);
+		*bad_file = 1;
+		return NULL;
+	}
 	struct gs_buf b = GS_BUF_INIT;
 	for (int i = 0; gs_emu_profiles[i]; i++)
 		gs_buf_printf(&b, "%semu:%s", i ? ", " : "", gs_emu_profiles[i]->name);
@@ -418,8 +426,9 @@ static int resolve_devices(struct run_opts *o, struct devices *dv)
 				d);
 			return -1;
 		}
-		if (!(dv->emu = emu_profile(d)))
-			return -1;
+		int bad_file = 0;
+		if (!(dv->emu = emu_profile(d, &bad_file)))
+			return bad_file ? -2 : -1;
 		/* one worker running blocks on all cores: the same results whatever
 		 * the number of threads, so they are no part of the identity */
 		for (int i = 0; gs_emu_profiles[i]; i++)
@@ -780,7 +789,7 @@ static int start_up(struct run_opts *o, const struct gs_space_args *a, struct st
 	if (resolved < 0) {
 		gs_prespawn_cancel(&su->pre);
 		gs_nvrtc_unload(su->nl.n);
-		return GS_EXIT_ERRORS;
+		return resolved == -2 ? GS_EXIT_USAGE : GS_EXIT_ERRORS;
 	}
 	return 0;
 }
@@ -811,10 +820,14 @@ static struct gs_space *checked_space(struct gs_space_args *a)
  * resume. */
 static void run_ident(struct gs_sweepid *sid, const struct gs_space *sp,
 		      const struct gs_space_args *a, const struct run_opts *o, const char *device,
-		      int sample)
+		      const struct gs_emu_profile *emu, int sample)
 {
 	gs_sweepid_init(sid, sp, a->path);
 	gs_sweepid_sources(sid, sp);
+	/* the emulated device's figures: a sweep resumed after its profile was
+	 * edited would mix the times of two devices */
+	if (emu)
+		gs_sweepid_option(sid, "profile", "\"%s\"", emu->hash);
 	if (o->flush_l2)
 		gs_sweepid_option(sid, "flush_l2", "true");
 	if (o->stop.precision != gs_stop_default.precision)
@@ -999,6 +1012,12 @@ static void report(const struct gs_sweep_stats *ss, struct run_store *rs, const 
 	       (unsigned long long)ss->compile_errors, (unsigned long long)ss->skipped_done);
 	gs_sweep_reused_print(ss, stdout);
 	reused_kernel_note(ss, rs);
+	if (measure && su->dv.emu) {
+		/* a modeled time is as good as the figures behind it */
+		char src[256];
+		gs_emu_profile_sources(su->dv.emu, src, sizeof src);
+		printf("%s\n", src);
+	}
 	if (measure)
 		summary(rs->st, rs->sweep, sp, su->dv.ident, results, ok);
 	/* DESIGN's budget, as `query summary` reports it for the store */
@@ -1170,7 +1189,7 @@ int gs_cmd_run(int argc, char **argv)
 		return GS_EXIT_ERRORS;
 	}
 	struct gs_sweepid sid;
-	run_ident(&sid, sp, &a, &o, su.dv.ident, sample);
+	run_ident(&sid, sp, &a, &o, su.dv.ident, su.dv.emu, sample);
 	struct run_store rs = { .lock = { -1, NULL } };
 	int status = GS_EXIT_OK;
 	if (o.prior && compiles && gs_run_prior_computed(o.prior) > 0)

@@ -54,6 +54,13 @@ enum gs_emu_model_kind {
 	GS_EMU_MODEL_INTERVAL, /* the interval model at the real sizes (model/interval.c) */
 };
 
+/* Where a profile's figure comes from, as the source tag of its line's
+ * comment says (profiles/README.md): measured on the GPU by a
+ * microbenchmark, a vendor's datasheet or a paper, an estimate, or none
+ * named. */
+enum gs_emu_source { GS_EMU_SRC_NONE, GS_EMU_SRC_MEASURED, GS_EMU_SRC_DATASHEET,
+		     GS_EMU_SRC_ESTIMATE, GS_EMU_NSRC };
+
 /* A device profile: read from profiles/NAME.profile (profiles/README.md
  * lists the keys and their sources), or from the copy compiled in. */
 struct gs_emu_profile {
@@ -112,6 +119,12 @@ struct gs_emu_profile {
 	double fetch_bytes_per_ins; /* code bytes per PTX instruction */
 	double fetch_l1[4], fetch_l2[4]; /* cycles more per instruction past each, at 1, 4, 8
 					  * and 16 warps per scheduler */
+	/* what the text says of the figures above, none of it a figure */
+	char hash[33];           /* of gs_emu_profile_canon: part of a modeled result's
+				  * identity, blind to comments and layout */
+	int facts;               /* the facts given (not the names and the emulator's
+				  * settings), and how many of each source */
+	int by_source[GS_EMU_NSRC];
 };
 #define GS_EMU_FETCH_W 4
 
@@ -119,14 +132,35 @@ struct gs_emu_profile {
  * then others found in the profile directory, by name).  Loaded on first
  * use from $GSEARCH_PROFILES, else profiles/ beside the binary's build
  * tree (build/gsearch -> profiles/) or ../share/gsearch/profiles, else
- * from the copies compiled in.  A file that does not parse is reported on
- * stderr ("profiles/sm_90.profile:12: error: ...") and its compiled-in
- * copy is used instead. */
+ * from the copies compiled in.  A file that cannot be read or does not
+ * parse is no profile: gs_emu_profile_error says why. */
 const struct gs_emu_profile *const *gs_emu_profile_list(void);
+/* the largest profile file read */
+#define GS_EMU_PROFILE_MAX ((size_t)1 << 20)
+#define GS_EMU_PROFILE_MAX_TEXT "1 MiB"
 #define gs_emu_profiles (gs_emu_profile_list())
 const struct gs_emu_profile *gs_emu_profile_find(const char *name);
-/* Parse one profile's text: 0, or -1 with "LINE: message" in err. */
+/* Why the profile NAME's file could not be used ("PATH:LINE: message"), or
+ * NULL when it could or there is none.  gs_emu_profile_find never returns
+ * a profile whose file failed (its compiled-in copy stays in the list, so
+ * that ordinals do not move); every command that takes an emulated device
+ * says this and ends with a usage error. */
+const char *gs_emu_profile_error(const char *name);
+/* Every such message, one a line ("" when none): `gsearch devices`. */
+const char *gs_emu_profile_errors(void);
+/* Parse one profile's text: 0, or -1 with "LINE: message" (" message" for
+ * the text as a whole, such as a key missing) in err.  Every number is
+ * checked against its key's range (profiles/README.md). */
 int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, size_t errlen);
+/* The canonical text of a parsed profile: one "key=value" line per figure
+ * that is not 0, in a fixed order, numbers as %.17g prints them.  Comments,
+ * blanks, the order of the lines and spellings such as 1e3 for 1000 change
+ * nothing.  Allocated; the caller frees it. */
+char *gs_emu_profile_canon(const struct gs_emu_profile *p);
+/* One line of where its facts come from, without a newline: "profile sm_80:
+ * 0 of 51 facts measured on hardware, 33 from datasheets, 18 estimated", and
+ * ", N without a source" when some have none. */
+void gs_emu_profile_sources(const struct gs_emu_profile *p, char *out, size_t n);
 
 /* ---- occupancy (occupancy.c) ------------------------------------------------- */
 

@@ -312,6 +312,12 @@ static void sweep_part(struct gs_ident *id, const struct gs_ident_opts *o)
 	if (o->device && !strncmp(o->device, "emu", 3)) {
 		gs_buf_printf(&b, "model %s sample %d", GS_EMU_MODEL_REV, o->emu_sample);
 		field(h, &b);
+		/* ... and on the profile's figures (an edited copy under
+		 * $GSEARCH_PROFILES is another device), not on its comments */
+		const struct gs_emu_profile *p =
+			!strncmp(o->device, "emu:", 4) ? gs_emu_profile_find(o->device + 4) : NULL;
+		gs_buf_printf(&b, "profile %s", p ? p->hash : "");
+		field(h, &b);
 	}
 	gs_buf_printf(&b, "nvrtc %s", o->nvrtc_version ? o->nvrtc_version : "");
 	field(h, &b);

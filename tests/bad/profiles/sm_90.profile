@@ -1,0 +1,98 @@
+# sm_90.profile — a frozen copy of profiles/sm_90.profile, from which the profile-* cases of the
+# bad-input table make theirs (one edit each), so that their line numbers never move.
+# Keys: profiles/README.md.  [H100] figures were measured with
+# scripts/bench/ubench on an H100 80GB HBM3 at its 1980 MHz SM clock
+# (results/ubench-h100.txt); a dependent chase's own integer add (4.4
+# cycles) is taken off the load latencies it measures.
+name = sm_90
+gpu = H100 SXM5 80GB
+cc = 9.0                     # [PG]
+arch = sm_90
+model = interval
+sample_blocks = 32           # blocks executed per launch at the real size (--emu-sample)
+sample_warps = 256           # ... at most as many as hold 256 warps, 8 blocks at least
+sms = 132                    # [SPEC] [H100]
+clock_mhz = 1980             # [SPEC] [H100] maximum SM clock, that of the 67 TFLOPS fp32 figure
+mem_bw_gbs = 3350            # [SPEC] HBM3
+dram_bw_gbs = 3286           # [H100] loaded.cu: 528 blocks of 256 threads, 4 float4 loads in flight each
+dram_servers = 8               # [H100] loaded.cu: the loaded latency below 95% of the bandwidth
+# [H100] spread.cu, a lone chase beside 8 streaming blocks: DRAM latency / its mean at these
+# percentiles (spread.c; results/ubench-spread-h100.txt)
+dram_spread.p5 = 0.784       # [H100]
+dram_spread.p10 = 0.796      # [H100]
+dram_spread.p25 = 0.831      # [H100]
+dram_spread.p50 = 1.026      # [H100]
+dram_spread.p75 = 1.102      # [H100]
+dram_spread.p90 = 1.190      # [H100]
+dram_spread.p95 = 1.354      # [H100]
+dram_spread.p99 = 1.607      # [H100]
+warp_size = 32               # [PG]
+max_threads_block = 1024     # [PG]
+max_threads_sm = 2048        # [PG]
+max_blocks_sm = 32           # [PG] [CO]
+max_warps_sm = 64            # [PG]
+regs_sm = 65536              # [PG] [H100]
+regs_block = 65536           # [PG]
+max_regs_thread = 255        # [PG]
+reg_alloc_unit = 256         # [CO] per warp
+reg_alloc_by_block = 0       # [CO]
+warp_alloc_gran = 4          # [CO] 4 sub-partitions
+smem_sm = 233472             # [PG] [H100] 228 KB
+smem_block = 232448          # [PG] [H100] 227 KB with the opt-in
+smem_alloc_unit = 128        # [CO]
+smem_reserved_block = 1024   # [CO] [H100]
+banks = 32                   # [PG]
+coalesce = sectors           # [PG]
+mem_latency = 690            # [H100] dependent loads over 1 GiB at 2 KiB strides (689.1)
+departure_delay = 4          # (est.) as [HK]
+departure_delay_uncoal = 2   # (est.) one L1 tag lookup per 32-byte sector
+# [PG] cc 9.0 per SM and clock: 128 fp32, 64 int32, 64 fp64, 16 SFU, 32
+# load/store lanes: cycles per warp instruction = 32 / that
+issue.int = 0.5              # [PG]
+issue.fp32 = 0.25            # [PG]
+issue.fp64 = 0.5             # [PG]
+issue.sfu = 2                # [PG]
+issue.mem = 1                # [PG]
+issue.ctrl = 0.5             # (est.)
+issue.barrier = 2            # [H100] 2 cycles more per warp at a bar.sync
+issue.other = 0.5            # (est.)
+barrier_cycles = 13          # [H100] 14.7 for one warp, less its own 2
+launch_overhead_us = 3.7     # [H100] an empty kernel back to back (3.57 to 3.7)
+block_launch_cycles = 157    # [H100] blocks.cu: 159 to 238 SM cycles per block for blocks of 1 to
+warp_launch_cycles = 2.5     # [H100] 32 warps, empty or storing a float a thread (results/ubench-blocks-h100.txt)
+# the interval model (driver/dev/emu/model/interval.c)
+subpartitions = 4            # [PG] 4 schedulers per SM
+issue_per_sub = 1            # [PG] one warp instruction per scheduler and clock
+int_fma_lanes = 64           # [PG] integer multiply-add, 64 a clock on the FMA pipe, which
+                             # ptxas also uses for moves, shifts and adds (pipes.c)
+lat.int = 4.4                # [H100] dependent IMAD
+lat.fp32 = 4.4               # [H100] dependent FFMA
+lat.fp64 = 8.2               # [H100] dependent DFMA
+lat.sfu = 22.9               # [H100] dependent __sinf (MUFU.SIN and its range reduction)
+lat.smem = 25                # [H100] shared-memory chase 29, less the index arithmetic
+lat.l1 = 34                  # [H100] L1 chase 38.9, less the address arithmetic
+lat.l2 = 278                 # [H100] 4 MiB chase 282.7 (the far L2 partition included)
+lat.idiv32 = 126             # [H100] intdiv.cu: x = t % (x | 1) 135.3 a step, less its OR and add
+lat.idiv64 = 309             # [H100] intdiv.cu: the same in 64 bits 318.1, less the same
+l1_bytes = 262144            # [SPEC] 256 KB L1 and shared memory per SM
+l1_line = 128                # [PG] 128-byte lines of four 32-byte sectors
+l1_assoc = 4                 # (est.)
+l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 56 with 16 warps)
+l2_bytes = 52428800          # [SPEC] [H100] 50 MB
+l2_bw_gbs = 10855            # [H100] 16 MiB read 20 times by 528 blocks
+# instruction fetch (driver/dev/emu/model/icache.c), [IC]: scripts/bench/ubench/icache.cu on the
+# H100 (results/ubench-icache-h100.txt): FFMA loops of 1 to 256 KiB, blocks spread over the
+# body; cycles more per instruction than one a clock, over 64 to 128 KiB (l1) and 160 to
+# 256 KiB (l2), at 1, 4, 8 and 16 warps per scheduler
+fetch.l0_bytes = 32768       # [IC] full speed to 28 KiB (+2.5 of prologue), slower from 34.5
+fetch.l1_bytes = 131072      # [IC] a lone warp 2.5 cycles at 130.5 KiB, 5.9 from 162.5
+fetch.bytes_per_ins = 16     # (est.) one 16-byte SASS instruction per PTX instruction (the benchmark's
+                             # loop; ptxas gives 0.8 for mri-q's, up to 2 for division-heavy code)
+fetch.l1.w1 = 1.4            # [IC] 2.45 a lone warp
+fetch.l1.w4 = 1.13           # [IC] 1.6 to 2.7
+fetch.l1.w8 = 0.39           # [IC] 1.3 to 1.5
+fetch.l1.w16 = 0.27          # [IC] 1.2 to 1.37
+fetch.l2.w1 = 4.85           # [IC] 5.9 a lone warp
+fetch.l2.w4 = 1.85           # [IC] 1.6 to 4.2
+fetch.l2.w8 = 0.66           # [IC] 1.4 to 2.2
+fetch.l2.w16 = 0.42          # [IC] 1.35 to 1.55
