@@ -37,7 +37,9 @@
 #define GS_EMU_CONF_LOW 0.5
 static inline const char *gs_emu_confidence_level(double confidence)
 {
-	return confidence >= GS_EMU_CONF_HIGH ? "high" : confidence >= GS_EMU_CONF_LOW ? "medium" : "low";
+	return confidence >= GS_EMU_CONF_HIGH ? "high"
+	       : confidence >= GS_EMU_CONF_LOW ? "medium"
+					       : "low";
 }
 
 /* ---- profiles (profile.c) ---------------------------------------------------- */

@@ -650,8 +650,8 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"block_fetch\":%.6g,"
 			 "\"loop_bytes\":%.6g,\"load_window\":%.3g,\"waves\":%d,"
 			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d",
-			 v->bound, conf < 0 ? 0 : conf, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz, v->per_block_issue,
-			 v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
+			 v->bound, conf < 0 ? 0 : conf, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz,
+			 v->per_block_issue, v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
 			 v->loop_bytes, v->load_window, v->waves, v->l1_hit, v->l2_hit, d->sample);
 		free(*counters);
 		*counters = NULL;

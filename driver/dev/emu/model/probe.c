@@ -481,7 +481,8 @@ static unsigned partial_sectors(const uint64_t *sec, unsigned u, const uint64_t 
 			}
 			if (lo == u || sec[lo] != sc)
 				continue;
-			uint64_t b0 = sc << 5 > a ? sc << 5 : a, b1 = (sc + 1) << 5 < end ? (sc + 1) << 5 : end;
+			uint64_t b0 = sc << 5 > a ? sc << 5 : a;
+			uint64_t b1 = (sc + 1) << 5 < end ? (sc + 1) << 5 : end;
 			cov[lo] += (unsigned)(b1 - b0);
 		}
 	}
