@@ -29,6 +29,19 @@
  * the probe's operand layouts in dev/emu/interp/ptx_int.h). */
 #define GS_EMU_MODEL_REV "interval-8"
 
+/* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
+ * share of its time in terms the model knows it approximates
+ * (dev/emu/model/confidence.c), told in three words: "high" from
+ * GS_EMU_CONF_HIGH, "low" below GS_EMU_CONF_LOW, "medium" between. */
+#define GS_EMU_CONF_HIGH 0.9
+#define GS_EMU_CONF_LOW 0.5
+static inline const char *gs_emu_confidence_level(double confidence)
+{
+	return confidence >= GS_EMU_CONF_HIGH ? "high"
+	       : confidence >= GS_EMU_CONF_LOW ? "medium"
+					       : "low";
+}
+
 /* ---- profiles (profile.c) ---------------------------------------------------- */
 
 /* Instruction classes: the decoder sorts every instruction into one, the

@@ -1,8 +1,9 @@
 /* show.c — `gsearch show`: one configuration in full.
  *
  * Its parameters, the compiler options of its variant, its resources and
- * occupancy, every figure, metric and counter, the error if it failed, the
- * compile log and the first lines of its PTX. */
+ * occupancy, every figure, metric and counter, what bounds a modeled time
+ * and how sure the model is of it, the error if it failed, the compile log
+ * and the first lines of its PTX. */
 #include "query/query.h"
 #include "store/store.h"
 
@@ -11,12 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dev/emu.h"
+
 /* The figures, in the order shown: field and how it reads. */
 static const char *const figs[] = {
 	"time_ms",  "min_ms",       "iqr_ms", "reps",        "ci_lo_ms",    "ci_hi_ms",
 	"ci_pct",   "runs",         "warmups", "timed_ms",   "energy_j",    "power_w",
 	"sm_clock_mhz", "temp_c", "max_abs_err", "max_rel_err",
 };
+
+/* "dram-bound, confidence 0.745 (medium)": what bounds the emulated
+ * device's time at the real size and how sure it is (dev/emu.h); 0 when
+ * the row has no bound (measured, or modeled at the emulator size). */
+static int model_line(struct gs_buf *b, const struct gs_qsweep *sw, const struct gs_value *env)
+{
+	int fb = gs_qsweep_field(sw, "model_bound"), fc = gs_qsweep_field(sw, "model_confidence");
+	if (fb < 0 || env[fb].t != GS_V_STR)
+		return 0;
+	gs_buf_printf(b, "%s-bound", env[fb].s->s);
+	int ok;
+	double c = fc >= 0 ? gs_qnum(env[fc], &ok) : 0;
+	if (fc >= 0 && ok)
+		gs_buf_printf(b, ", confidence %.3g (%s)", c, gs_emu_confidence_level(c));
+	return 1;
+}
 
 /* "0.2031 ms, 95% CI 0.2029–0.2034 ms (±0.1%), 12 runs after 2 warm-ups,
  * coverage 96.1%"; 0 when the row has no interval (a modeled time, a store
@@ -277,6 +296,9 @@ int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 	gs_buf_reset(&b);
 	if (st && !strcmp(st, "ok") && interval_line(&b, &sw, env))
 		gs_qprint_line(o, "time", gs_buf_str(&b));
+	gs_buf_reset(&b);
+	if (st && !strcmp(st, "ok") && model_line(&b, &sw, env))
+		gs_qprint_line(o, "model", gs_buf_str(&b));
 	struct gs_value err = env[gs_qsweep_field(&sw, "error")];
 	if (err.t == GS_V_STR && v.log && !strcmp(err.s->s, v.log)) {
 		/* a compile error's message is the compiler's log: shown once */

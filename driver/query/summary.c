@@ -2,10 +2,14 @@
  *
  * Per sweep: the space and problem, the device, when it ran, the counts by
  * outcome, the best configuration, the baseline's time and rank, and the
- * time the sweep took with its overhead factor.  Without --where every count
- * is an SQL aggregate over the index on (sweep, status, time). */
+ * time the sweep took with its overhead factor; for a sweep the emulated
+ * device timed at the real size, what bounds its modeled times and how sure
+ * the model is of them.  Without --where every count but the last is an
+ * SQL aggregate over the index on (sweep, status, time). */
 #include "query/query.h"
 #include "query/overhead.h"
+
+#include "dev/emu.h"
 
 #include <jansson.h>
 #include <sqlite3.h>
@@ -29,7 +33,21 @@ struct summary {
 	char *filter_note;
 	int64_t reused;    /* outcomes taken from other sweeps */
 	char *reused_text; /* "268 results of sweep 3", NULL when none */
+	struct model_tally *model; /* NULL: no modeled bound in the sweep */
 };
+
+/* An emulated sweep's ok results by the bound of their modeled time
+ * (model_bound) and by their confidence's level (model_confidence,
+ * dev/emu.h), each in order of count, then of name. */
+struct model_tally {
+	struct {
+		char *name;
+		int64_t n;
+	} *bound;
+	size_t nbound, cap;
+	int64_t level[3]; /* high, medium, low */
+};
+static const char *const levels[] = { "high", "medium", "low" };
 
 static int outcome_index(const char *s)
 {
@@ -86,6 +104,58 @@ static int reused(struct gs_query *q, const struct gs_qsweep *sw, struct summary
 					      gs_buf_str(&by));
 	gs_buf_release(&by);
 	return 0;
+}
+
+static int cmp_bound(const void *a, const void *b)
+{
+	const struct model_tally *t = NULL;
+	const __typeof__(*t->bound) *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* m->model from the ok rows that pass f; left NULL when the sweep's results
+ * carry no model_bound (measured, or timed at the emulator size). */
+static int model_tally(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f,
+		       struct summary *m)
+{
+	int want[2] = { gs_qsweep_field(sw, "model_bound"), gs_qsweep_field(sw, "model_confidence") };
+	if (want[0] < 0)
+		return 0;
+	struct model_tally *t = gs_xcalloc(1, sizeof(*t));
+	struct gs_qspec spec = { .ok_only = 1, .order = -1, .want = want,
+				 .nwant = want[1] >= 0 ? 2 : 1, .idx = -1 };
+	struct gs_qrows *r;
+	int rc = gs_qrows_open(&r, q, sw, f, &spec);
+	while (rc == 0 && (rc = gs_qrows_next(r)) > 0) {
+		rc = 0;
+		const struct gs_value *env = gs_qrows_env(r);
+		if (env[want[0]].t != GS_V_STR)
+			continue;
+		const char *b = env[want[0]].s->s;
+		size_t i = 0;
+		while (i < t->nbound && strcmp(t->bound[i].name, b))
+			i++;
+		if (i == t->nbound) {
+			gs_grow(&t->bound, &t->cap, t->nbound + 1, sizeof(*t->bound));
+			t->bound[t->nbound].name = gs_xstrdup(b);
+			t->bound[t->nbound++].n = 0;
+		}
+		t->bound[i].n++;
+		int ok;
+		double c = want[1] >= 0 ? gs_qnum(env[want[1]], &ok) : 0;
+		if (want[1] >= 0 && ok) {
+			const char *l = gs_emu_confidence_level(c);
+			for (int k = 0; k < 3; k++)
+				t->level[k] += !strcmp(levels[k], l);
+		}
+	}
+	gs_qrows_close(r);
+	if (t->nbound)
+		qsort(t->bound, t->nbound, sizeof(*t->bound), cmp_bound);
+	m->model = t;
+	return rc < 0 ? -1 : 0;
 }
 
 static int gather(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f,
@@ -183,11 +253,19 @@ static int gather(struct gs_query *q, struct gs_qsweep *sw, struct gs_qfilter *f
 			sqlite3_finalize(s);
 		}
 	}
+	if (model_tally(q, sw, f, m) < 0)
+		return -1;
 	return reused(q, sw, m);
 }
 
 static void release(struct summary *m)
 {
+	if (m->model) {
+		for (size_t i = 0; i < m->model->nbound; i++)
+			free(m->model->bound[i].name);
+		free(m->model->bound);
+		free(m->model);
+	}
 	free(m->best_params);
 	free(m->base_status);
 	free(m->filter_note);
@@ -313,6 +391,22 @@ static void print_text(struct gs_query *q, const struct gs_qsweep *sw, const str
 			gs_buf_printf(&b, "; the best is %.1f%% faster", 100 * (m->base_ms / m->best_ms - 1));
 	}
 	gs_qprint_line(o, "baseline", gs_buf_str(&b));
+	if (m->model && m->model->nbound) {
+		/* "40 dram-bound, 8 issue-bound", then "36 high, 12 low" */
+		const struct model_tally *t = m->model;
+		gs_buf_reset(&b);
+		for (size_t i = 0; i < t->nbound; i++)
+			gs_buf_printf(&b, "%s%lld %s-bound", i ? ", " : "", (long long)t->bound[i].n,
+				      t->bound[i].name);
+		print_clauses(o, "modeled", gs_buf_str(&b));
+		gs_buf_reset(&b);
+		for (int k = 0; k < 3; k++)
+			if (t->level[k])
+				gs_buf_printf(&b, "%s%lld %s", b.len ? ", " : "", (long long)t->level[k],
+					      levels[k]);
+		if (b.len)
+			gs_qprint_line(o, "confidence", gs_buf_str(&b));
+	}
 	if (sw->wall_s >= 0) {
 		struct gs_overhead_in in = overhead_in(sw, m);
 		struct gs_overhead ov;
@@ -396,6 +490,17 @@ static json_t *to_json(struct gs_query *q, const struct gs_qsweep *sw, const str
 	json_object_set_new(o, "work_s", m->work_s > 0 ? json_real(m->work_s) : json_null());
 	double ov = overhead(sw, m);
 	json_object_set_new(o, "overhead", ov > 0 ? json_real(ov) : json_null());
+	if (m->model && m->model->nbound) {
+		json_t *md = json_object(), *bd = json_object(), *cf = json_object();
+		for (size_t i = 0; i < m->model->nbound; i++)
+			json_object_set_new(bd, m->model->bound[i].name,
+					    json_integer(m->model->bound[i].n));
+		for (int k = 0; k < 3; k++)
+			json_object_set_new(cf, levels[k], json_integer(m->model->level[k]));
+		json_object_set_new(md, "bounds", bd);
+		json_object_set_new(md, "confidence", cf);
+		json_object_set_new(o, "model", md);
+	}
 	return o;
 }
 

@@ -68,6 +68,8 @@ struct gs_dev {
 	int sample;
 	struct gs_emu_interval iv;
 	int niv;
+	/* of acc_ms, what lies in terms the model approximates (confidence.c) */
+	double approx_ms;
 	/* launches already timed since timer_start, by what they were given */
 	struct timed {
 		struct gs_func *f;
@@ -462,6 +464,9 @@ static int same_launch(const struct timed *a, const struct timed *b)
 static void add_interval(struct gs_dev *d, const struct gs_emu_interval *iv)
 {
 	d->acc_ms += iv->ms;
+	/* the launch overhead is measured, not approximated */
+	double model_ms = iv->ms - d->prof->launch_overhead_us / 1000.0;
+	d->approx_ms += iv->approx * (model_ms > 0 ? model_ms : 0);
 	if (!d->niv || iv->ms > d->iv.ms)
 		d->iv = *iv;
 	d->niv++;
@@ -604,6 +609,7 @@ static int emu_timer_start(struct gs_dev *d)
 	d->nlaunch = 0;
 	d->unmodeled[0] = 0;
 	d->niv = 0;
+	d->approx_ms = 0;
 	memset(&d->iv, 0, sizeof d->iv);
 	d->ntimed = 0;
 	return 0;
@@ -633,17 +639,19 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 		 inst ? 1.0 / (double)inst : 0.0, d->nlaunch ? d->util_sum / d->nlaunch : 0.0);
 	if (d->niv) {
 		/* the sampled launches' model: the longest launch's breakdown,
-		 * members of the counters' "model" (measure.c puts it there) */
+		 * members of the counters' "model" (measure.c puts it there);
+		 * the confidence is all the launches' */
 		const struct gs_emu_interval *v = &d->iv;
 		double hz = d->prof->clock_mhz * 1e3;
+		double conf = d->acc_ms > 0 ? 1 - d->approx_ms / d->acc_ms : 1;
 		snprintf(buf, sizeof buf,
-			 "\"bound\":\"%s\",\"sm_ms\":%.6g,\"l2_ms\":%.6g,"
+			 "\"bound\":\"%s\",\"confidence\":%.3g,\"sm_ms\":%.6g,\"l2_ms\":%.6g,"
 			 "\"dram_ms\":%.6g,\"block_issue\":%.6g,"
 			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"block_fetch\":%.6g,"
 			 "\"loop_bytes\":%.6g,\"load_window\":%.3g,\"waves\":%d,"
 			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d",
-			 v->bound, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz, v->per_block_issue,
-			 v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
+			 v->bound, conf < 0 ? 0 : conf, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz,
+			 v->per_block_issue, v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
 			 v->loop_bytes, v->load_window, v->waves, v->l1_hit, v->l2_hit, d->sample);
 		free(*counters);
 		*counters = NULL;

@@ -46,7 +46,8 @@
  * apart).  The time is the largest of the SM time, the L2 time and the DRAM
  * time, but where the SM time is DRAM latency on the chain, that latency
  * grows with DRAM's load (a queue, below), plus the launch overhead; the
- * bound is the term that set it ("dram latency": the queue).
+ * bound is the term that set it ("dram latency": the queue), and what of
+ * that term the model approximates is out->approx (confidence.c).
  *
  * Pure arithmetic on its inputs, in a fixed order. */
 #include "dev/emu/model/model.h"
@@ -138,6 +139,7 @@ struct sums {
 	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;
+	double atom, mem, partial;
 };
 
 static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, size_t n,
@@ -154,6 +156,10 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
 		s->stores += w * (double)b->st_sectors;
+		s->atom += w * (double)b->c.atom_inst;
+		s->mem += w * (double)(b->c.gld_inst + b->c.gst_inst + b->c.sld_inst + b->c.sst_inst +
+				       b->c.lld_inst + b->c.lst_inst + b->c.atom_inst);
+		s->partial += w * (double)b->st_partial;
 		/* the written sectors, flagged, sort last */
 		size_t lo = 0, hi = b->nsectors;
 		if (!b->sectors) /* counted, not listed: taken as read */
@@ -342,5 +348,17 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	out->dram_bytes = dram_bytes;
 	out->waves = (int)(wv.full + (wv.rest ? 1 : 0));
 	out->blocks_per_sm = occ->blocks_per_sm;
+	struct gs_emu_approx ap = {
+		.atom = s.atom / s.wsum,
+		.mem = s.mem / s.wsum,
+		.smem = s.smem,
+		.l2_sectors = (s.miss + s.stores) / s.wsum,
+		.st_sectors = s.stores / s.wsum,
+		.st_partial = s.partial / s.wsum,
+		.dram_bytes = dram_bytes,
+		.dram_w = dram_w,
+	};
+	memcpy(ap.inst, s.inst, sizeof ap.inst);
+	out->approx = gs_emu_approx_share(out->bound, &ap);
 	return 0;
 }

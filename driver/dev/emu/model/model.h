@@ -12,6 +12,7 @@
  *   pipes.c      the cycles of an SM's pipes per instruction class
  *   icache.c     what instruction fetch adds to a loop's issue
  *   sass.c       the loads ptxas keeps in flight, read from the machine code
+ *   confidence.c the share of a launch's time in terms the model approximates
  *   mwp.c        Hong & Kim's MWP-CWP model: the time of the profiles whose
  *                model is mwp-cwp (g80, gf100) and of any launch timed at
  *                the emulator size (--emu, --emu-sample 0)
@@ -66,6 +67,7 @@ struct gs_emu_blockstat {
 				  * cover, summed over the block's barrier intervals */
 	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */
+	uint64_t st_partial;     /* of those, sectors a warp's store wrote only in part */
 	uint64_t *sectors;       /* distinct sectors touched, sorted; a written
 				  * one is listed apart, with GS_EMU_SECTOR_WRITTEN:
 				  * it goes back to DRAM as well as coming from it */
@@ -132,11 +134,28 @@ struct gs_emu_interval {
 				     * as the PTX allows), 0: not known */
 	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "launch", "fetch",
 				     * "latency", "l2", "dram", "dram latency" */
+	double approx;              /* the share of the time in terms the model
+				     * approximates, 0 to 1 (confidence.c) */
 };
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
 			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
 			  const double *cap, struct gs_emu_interval *out);
+
+/* What of a launch the model approximates, per block of the grid but for
+ * the DRAM bytes (the grid's), and the share of the time that lies in it
+ * when `bound` (gs_emu_interval.bound) sets the time (confidence.c). */
+struct gs_emu_approx {
+	double inst[GS_EMU_NCLASS]; /* warp instructions by class, expansions included */
+	double atom;                /* warp atomics (global and shared) */
+	double mem;                 /* warp accesses of data: global, shared and local
+				     * loads and stores, and atomics */
+	double smem;                /* shared-memory wavefronts */
+	double l2_sectors;          /* L2 sectors: load misses and stored sectors */
+	double st_sectors, st_partial; /* stored sectors, and those written in part */
+	double dram_bytes, dram_w;  /* the grid's DRAM bytes, and of them written back */
+};
+double gs_emu_approx_share(const char *bound, const struct gs_emu_approx *a);
 
 /* ---- the MWP-CWP model (mwp.c) ------------------------------------------------------- */
 

@@ -22,7 +22,8 @@
  *     the resident blocks' shared memory leaves, divided among them); stores
  *     write through and do not allocate (NVIDIA's L1 on Volta and later);
  *   - the distinct sectors the block touched, so that the model can bound
- *     DRAM traffic by the grid's footprint;
+ *     DRAM traffic by the grid's footprint, and the stored sectors a warp
+ *     wrote only in part, which the model approximates (confidence.c);
  *   - the code its loops span: from the first to the last static
  *     instruction its warps issued more often than it has warps (that some
  *     warp ran again), cold paths between them included, since the fetch
@@ -74,7 +75,7 @@ struct gs_xprobe {
 	/* L1 */
 	uint64_t *tag, *age, tick;
 	unsigned sets, assoc;
-	uint64_t l1_hit, l1_miss, st;
+	uint64_t l1_hit, l1_miss, st, st_partial;
 	uint64_t *sect;
 	size_t ns, cap;
 	/* the barrier interval under way: when it began, what it issued */
@@ -273,7 +274,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->tick = 0;
 	p->seed = x->block;
 	p->ndraw = 0;
-	p->l1_hit = p->l1_miss = p->st = 0;
+	p->l1_hit = p->l1_miss = p->st = p->st_partial = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
 	p->pin = NULL;
@@ -548,6 +549,36 @@ static double miss_weight(struct gs_xprobe *p, const uint64_t *sec, unsigned n)
 	return w;
 }
 
+/* Of a warp store's distinct sorted sectors sec[0..u), those its lanes
+ * (mask m, `size` bytes at addr[]) write only in part. */
+static unsigned partial_sectors(const uint64_t *sec, unsigned u, const uint64_t *addr,
+				uint32_t m, unsigned size)
+{
+	unsigned cov[2 * GS_WARP] = { 0 };
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t a = addr[__builtin_ctz(mm)], end = a + size;
+		for (uint64_t sc = a >> 5; sc <= (end - 1) >> 5; sc++) {
+			unsigned lo = 0, hi = u;
+			while (lo < hi) {
+				unsigned mid = (lo + hi) / 2;
+				if (sec[mid] < sc)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo == u || sec[lo] != sc)
+				continue;
+			uint64_t b0 = sc << 5 > a ? sc << 5 : a;
+			uint64_t b1 = (sc + 1) << 5 < end ? (sc + 1) << 5 : end;
+			cov[lo] += (unsigned)(b1 - b0);
+		}
+	}
+	unsigned n = 0;
+	for (unsigned i = 0; i < u; i++)
+		n += cov[i] < 32; /* lanes writing one byte twice count it twice */
+	return n;
+}
+
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size)
 {
@@ -595,6 +626,8 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 		p->l1_hit += u - miss;
 		p->l1_miss += miss;
 	}
+	if (store && space == 1)
+		p->st_partial += partial_sectors(sec, u, addr, m, size);
 	if (space == 1) {
 		/* a written sector costs DRAM a write-back besides any read */
 		if (store)
@@ -654,6 +687,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->l1_hit = p->l1_hit;
 	out->l1_miss = p->l1_miss;
 	out->st_sectors = p->st;
+	out->st_partial = p->st_partial;
 	uint64_t all = 0, loop = 0;
 	size_t lo = SIZE_MAX, hi = 0;
 	for (size_t i = 0; i < p->ncode; i++) {
