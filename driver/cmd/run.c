@@ -678,8 +678,12 @@ static int early_begin(struct early_start *es, const struct run_opts *o,
 	const char *on = getenv("GSEARCH_EARLY");
 	int can = !(o->device && strncmp(o->device, "cuda", 4)) &&
 		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && on && !strcmp(on, "1");
-	if (can)
+	if (can) {
 		es->pool = gs_early_new();
+		/* the pool's threads and the sweep's share --jobs compile
+		 * servers: the sweep takes over those the pool started */
+		gs_isolate_limit(o->jobs);
+	}
 	es->started = pthread_create(&es->th, NULL, can ? early_thread : load_nvrtc,
 				     can ? (void *)es : (void *)nl) == 0;
 	if (!es->started) {

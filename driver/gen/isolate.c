@@ -6,6 +6,13 @@
  * libuv pool therefore drives a `gsearch compile-server` child of its own
  * over a pipe: the threads still schedule the work, the processes give the
  * parallelism, and a compiler crash takes down one child, not the sweep.
+ * A server is not tied to a thread: a compile takes an idle one, or starts
+ * one when none is idle, and gives it back when done.  So the threads of
+ * the early compiles (sched/early.h) hand their servers to the sweep's, and
+ * a process starts no more servers than it ever runs compiles at once.
+ * A server dies with the thread that started it (PR_SET_PDEATHSIG, in
+ * `compile-server`): a thread that hands its servers over must outlive
+ * their use.
  *
  * Frames on the pipe: a u32 count, then that many (u32 length, bytes)
  * strings, little-endian host order (both ends are the same binary).
@@ -102,11 +109,15 @@ struct server {
 	int to, from; /* our ends of the pipes */
 };
 
-/* Every server, so that gs_isolate_shutdown can end them all. */
+/* Every server, so that gs_isolate_shutdown can end them all; those not
+ * compiling (idle), to be taken by the next compile; how many compile now
+ * (busy) and may at once (limit, 0: any number); how many were started. */
 static pthread_mutex_t servers_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct server **servers;
-static size_t nservers, servers_cap;
-static __thread struct server *mine;
+static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
+static struct server **servers, **idle;
+static size_t nservers, servers_cap, nidle, idle_cap;
+static unsigned busy, limit;
+static size_t nstarted;
 
 static void server_close(struct server *s)
 {
@@ -166,8 +177,70 @@ static struct server *server_start(char *err, size_t errlen)
 	pthread_mutex_lock(&servers_lock);
 	gs_grow(&servers, &servers_cap, nservers + 1, sizeof(*servers));
 	servers[nservers++] = s;
+	nstarted++;
 	pthread_mutex_unlock(&servers_lock);
 	return s;
+}
+
+/* A server for one compile: an idle one, else a new one once fewer than
+ * limit compile; NULL with err set when none starts. */
+static struct server *server_take(char *err, size_t errlen)
+{
+	pthread_mutex_lock(&servers_lock);
+	for (;;) {
+		while (nidle) {
+			struct server *s = idle[--nidle];
+			if (s->to >= 0) {
+				busy++;
+				pthread_mutex_unlock(&servers_lock);
+				return s;
+			}
+			/* released (gs_isolate_release): collect it, take another */
+			server_close(s);
+		}
+		if (!limit || busy < limit)
+			break;
+		pthread_cond_wait(&idle_cv, &servers_lock);
+	}
+	busy++;
+	pthread_mutex_unlock(&servers_lock);
+	struct server *s = server_start(err, errlen);
+	if (!s) {
+		pthread_mutex_lock(&servers_lock);
+		busy--;
+		pthread_cond_signal(&idle_cv);
+		pthread_mutex_unlock(&servers_lock);
+	}
+	return s;
+}
+
+/* Back after its compile: idle unless it died or was stopped. */
+static void server_give(struct server *s)
+{
+	pthread_mutex_lock(&servers_lock);
+	busy--;
+	if (s->pid > 0) {
+		gs_grow(&idle, &idle_cap, nidle + 1, sizeof(*idle));
+		idle[nidle++] = s;
+	}
+	pthread_cond_signal(&idle_cv);
+	pthread_mutex_unlock(&servers_lock);
+}
+
+void gs_isolate_limit(unsigned n)
+{
+	pthread_mutex_lock(&servers_lock);
+	limit = n;
+	pthread_cond_broadcast(&idle_cv);
+	pthread_mutex_unlock(&servers_lock);
+}
+
+size_t gs_isolate_started(void)
+{
+	pthread_mutex_lock(&servers_lock);
+	size_t n = nstarted;
+	pthread_mutex_unlock(&servers_lock);
+	return n;
 }
 
 /* Waits until fd has something to read: 1, or 0 once timeout_s (> 0) have
@@ -190,27 +263,28 @@ static int readable_by(int fd, double t0, double timeout_s)
 	}
 }
 
+static int compile_on(struct server *mine, const struct gs_compile_in *in,
+		      struct gs_compile_out *out, double timeout_s);
+
 int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,
 			      double timeout_s)
 {
 	memset(out, 0, sizeof(*out));
 	char err[256];
-	if (mine && mine->to < 0 && mine->pid > 0)
-		server_close(mine); /* released (gs_isolate_release): collect it, start another */
-	if (!mine || mine->pid < 0) {
-		if (!mine)
-			mine = server_start(err, sizeof err);
-		else {
-			/* the last one died: start its successor in the same slot */
-			struct server *fresh = server_start(err, sizeof err);
-			if (fresh)
-				mine = fresh;
-		}
-		if (!mine || mine->pid < 0) {
-			out->log = gs_xstrdup(err);
-			return -1;
-		}
+	struct server *mine = server_take(err, sizeof err);
+	if (!mine) {
+		out->log = gs_xstrdup(err);
+		return -1;
 	}
+	int rc = compile_on(mine, in, out, timeout_s);
+	server_give(mine);
+	return rc;
+}
+
+/* The compile on server mine, which is closed when it dies or times out. */
+static int compile_on(struct server *mine, const struct gs_compile_in *in,
+		      struct gs_compile_out *out, double timeout_s)
+{
 	size_t n = 4 + in->nopts + in->nnames;
 	const char **s = gs_xcalloc(n, sizeof(*s));
 	size_t *len = gs_xcalloc(n, sizeof(*len));
@@ -308,5 +382,9 @@ void gs_isolate_shutdown(void)
 	free(servers);
 	servers = NULL;
 	nservers = servers_cap = 0;
+	free(idle);
+	idle = NULL;
+	nidle = idle_cap = 0;
+	busy = 0;
 	pthread_mutex_unlock(&servers_lock);
 }
