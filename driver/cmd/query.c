@@ -125,9 +125,19 @@ enum {
 	O_MAX
 };
 
-/* check_only: stop once the command line is known good, before looking for
- * or opening a store. */
-static int query(int argc, char **argv, int check_only)
+/* The command line's options, before they are checked against the report. */
+struct qargs {
+	long n;
+	int n_given, t4, kt, order, csv, json;
+	const char *by, *sweeps;
+	const char **obj; /* --min/--max fields, nobj of them; max[i] for --max */
+	int *max;
+	size_t nobj;
+	int64_t sa, sb; /* --sweeps A,B */
+};
+
+/* Reads the options into a and q; -1 after a usage error (rc set). */
+static int parse_query_options(int argc, char **argv, struct qargs *a, struct gs_query *q, int *rc)
 {
 	static const struct option opts[] = {
 		{ "sweep", required_argument, NULL, O_SWEEP },
@@ -145,15 +155,7 @@ static int query(int argc, char **argv, int check_only)
 		{ "max", required_argument, NULL, O_MAX },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gs_query q = { .out = stdout, .fmt = GS_QF_TABLE };
-	long n = 10;
-	int n_given = 0, t4 = 0, kt = 0, order = -1, csv = 0, json = 0;
-	const char *by = NULL, *sweeps = NULL;
-	const char **obj = gs_xcalloc((size_t)argc + 1, sizeof(*obj));
-	int *max = gs_xcalloc((size_t)argc + 1, sizeof(*max));
-	size_t nobj = 0;
-	int rc = GS_EXIT_USAGE, c;
-	char *dflt = NULL;
+	int c;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":n:", opts, NULL)) != -1) {
@@ -161,58 +163,154 @@ static int query(int argc, char **argv, int check_only)
 		switch (c) {
 		case 'n':
 			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || n < 1) {
+			a->n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || errno || a->n < 1) {
 				gs_usage_error("query", "-n needs a number >= 1, not '%s'", optarg);
-				goto out;
+				return -1;
 			}
-			n_given = 1;
+			a->n_given = 1;
 			break;
 		case O_SWEEP:
-			if (!parse_id(optarg, &q.sweep)) {
+			if (!parse_id(optarg, &q->sweep)) {
 				gs_usage_error("query", "--sweep needs a sweep id or 'latest', not '%s'",
 					       optarg);
-				goto out;
+				return -1;
 			}
 			break;
 		case O_SWEEPS:
-			sweeps = optarg;
+			a->sweeps = optarg;
 			break;
 		case O_WHERE:
-			q.where = optarg;
+			q->where = optarg;
 			break;
 		case O_CSV:
-			csv = 1;
+			a->csv = 1;
 			break;
 		case O_JSON:
-			json = 1;
+			a->json = 1;
 			break;
 		case O_T4:
-			t4 = 1;
+			a->t4 = 1;
 			break;
 		case O_KT:
-			kt = 1;
+			a->kt = 1;
 			break;
 		case O_PLOT:
-			q.plot = optarg;
+			q->plot = optarg;
 			break;
 		case O_BY:
-			by = optarg;
+			a->by = optarg;
 			break;
 		case O_ASC:
 		case O_DESC:
-			order = c == O_DESC;
+			a->order = c == O_DESC;
 			break;
 		case O_MIN:
 		case O_MAX:
-			max[nobj] = c == O_MAX;
-			obj[nobj++] = optarg;
+			a->max[a->nobj] = c == O_MAX;
+			a->obj[a->nobj++] = optarg;
 			break;
 		default:
-			rc = gs_option_error("query", c, argv);
-			goto out;
+			*rc = gs_option_error("query", c, argv);
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/* That the options go with the report what and with each other; -1 after
+ * an error (rc set). */
+static int check_query_options(struct qargs *a, struct gs_query *q, const char *what, int *rc)
+{
+	if (a->csv + a->json + a->t4 + a->kt > 1) {
+		gs_usage_error("query", "give one of --csv, --json, --t4 and --kt-cache");
+		return -1;
+	}
+	q->fmt = a->csv ? GS_QF_CSV : a->json ? GS_QF_JSON : GS_QF_TABLE;
+	/* which options go with which report */
+	struct {
+		int given;
+		const char *name, *reports;
+	} fit[] = {
+		{ a->n_given, "-n", " top " },
+		{ a->by != NULL, "--by", " top sensitivity " },
+		{ a->order >= 0, "--asc/--desc", " top " },
+		{ a->nobj > 0, "--min/--max", " pareto " },
+		{ a->sweeps != NULL, "--sweeps", " compare " },
+		{ a->t4, "--t4", " export " },
+		{ a->kt, "--kt-cache", " export " },
+		{ q->plot != NULL, "--plot", " top pareto sensitivity progress " },
+		{ a->json, "--json", " summary top pareto compare sensitivity export " },
+		{ q->where != NULL, "--where", " summary top pareto compare sensitivity export " },
+	};
+	for (size_t i = 0; i < GS_ARRAY_SIZE(fit); i++) {
+		char word[32];
+		snprintf(word, sizeof word, " %s ", what);
+		if (fit[i].given && !strstr(fit[i].reports, word)) {
+			gs_usage_error("query", "%s does not go with %s (only with:%s)", fit[i].name,
+				       what, fit[i].reports);
+			return -1;
+		}
+	}
+	if (!strcmp(what, "pareto") && !a->nobj) {
+		gs_usage_error("query", "pareto needs objectives: --min FIELD and/or --max FIELD");
+		return -1;
+	}
+	if (!strcmp(what, "export") && q->fmt == GS_QF_TABLE && !a->t4 && !a->kt) {
+		gs_usage_error("query", "export needs --csv, --json, --t4 or --kt-cache");
+		return -1;
+	}
+	if (q->plot && gs_plot_check(q->plot) < 0)
+		return -1;
+	if (q->plot && gs_plot_writable(q->plot) < 0) {
+		*rc = GS_EXIT_ERRORS;
+		return -1;
+	}
+	if (a->sweeps) {
+		const char *comma = strchr(a->sweeps, ',');
+		char *s = comma ? gs_xstrndup(a->sweeps, (size_t)(comma - a->sweeps)) : NULL;
+		int okp = comma && parse_id(s, &a->sa) && parse_id(comma + 1, &a->sb) && a->sa && a->sb;
+		free(s);
+		if (!okp) {
+			gs_usage_error("query", "--sweeps needs two sweep ids A,B, not '%s'", a->sweeps);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Runs the report what (arg: sensitivity's parameter) on the open store. */
+static int run_report(struct gs_query *q, const struct qargs *a, const char *what, const char *arg)
+{
+	if (!strcmp(what, "summary"))
+		return gs_query_summary(q);
+	if (!strcmp(what, "top"))
+		return gs_query_top(q, a->n, a->by, a->order >= 0, a->order > 0);
+	if (!strcmp(what, "pareto"))
+		return gs_query_pareto(q, a->obj, a->max, a->nobj);
+	if (!strcmp(what, "compare"))
+		return a->sweeps ? gs_query_compare_sweeps(q, a->sa, a->sb) : gs_query_compare(q);
+	if (!strcmp(what, "sensitivity"))
+		return gs_query_sensitivity(q, arg, a->by);
+	if (!strcmp(what, "progress"))
+		return gs_query_progress(q);
+	if (a->kt)
+		return gs_query_export_kt(q);
+	return gs_query_export(q, a->t4 ? GS_QX_T4 : a->csv ? GS_QX_CSV : GS_QX_JSON);
+}
+
+/* check_only: stop once the command line is known good, before looking for
+ * or opening a store. */
+static int query(int argc, char **argv, int check_only)
+{
+	struct gs_query q = { .out = stdout, .fmt = GS_QF_TABLE };
+	struct qargs a = { .n = 10, .order = -1 };
+	a.obj = gs_xcalloc((size_t)argc + 1, sizeof(*a.obj));
+	a.max = gs_xcalloc((size_t)argc + 1, sizeof(*a.max));
+	int rc = GS_EXIT_USAGE;
+	char *dflt = NULL;
+	if (parse_query_options(argc, argv, &a, &q, &rc) < 0)
+		goto out;
 	int npos = argc - optind;
 	char **pos = argv + optind;
 	const char *path;
@@ -248,64 +346,8 @@ static int query(int argc, char **argv, int check_only)
 			gs_usage_error("query", "unexpected argument '%s'", pos[1 + sens]);
 		goto out;
 	}
-	if (csv + json + t4 + kt > 1) {
-		gs_usage_error("query", "give one of --csv, --json, --t4 and --kt-cache");
+	if (check_query_options(&a, &q, what, &rc) < 0)
 		goto out;
-	}
-	q.fmt = csv ? GS_QF_CSV : json ? GS_QF_JSON : GS_QF_TABLE;
-	/* which options go with which report */
-	struct {
-		int given;
-		const char *name, *reports;
-	} fit[] = {
-		{ n_given, "-n", " top " },
-		{ by != NULL, "--by", " top sensitivity " },
-		{ order >= 0, "--asc/--desc", " top " },
-		{ nobj > 0, "--min/--max", " pareto " },
-		{ sweeps != NULL, "--sweeps", " compare " },
-		{ t4, "--t4", " export " },
-		{ kt, "--kt-cache", " export " },
-		{ q.plot != NULL, "--plot", " top pareto sensitivity progress " },
-		{ json, "--json", " summary top pareto compare sensitivity export " },
-		{ q.where != NULL, "--where", " summary top pareto compare sensitivity export " },
-	};
-	for (size_t i = 0; i < GS_ARRAY_SIZE(fit); i++) {
-		char word[32];
-		snprintf(word, sizeof word, " %s ", what);
-		if (fit[i].given && !strstr(fit[i].reports, word)) {
-			gs_usage_error("query", "%s does not go with %s (only with:%s)", fit[i].name,
-				       what, fit[i].reports);
-			goto out;
-		}
-	}
-	if (!strcmp(what, "pareto") && !nobj) {
-		gs_usage_error("query", "pareto needs objectives: --min FIELD and/or --max FIELD");
-		goto out;
-	}
-	if (!strcmp(what, "export") && q.fmt == GS_QF_TABLE && !t4 && !kt) {
-		gs_usage_error("query", "export needs --csv, --json, --t4 or --kt-cache");
-		goto out;
-	}
-	if (q.plot && gs_plot_check(q.plot) < 0) {
-		rc = GS_EXIT_USAGE;
-		goto out;
-	}
-	if (q.plot && gs_plot_writable(q.plot) < 0) {
-		rc = GS_EXIT_ERRORS;
-		goto out;
-	}
-	int64_t sa = 0, sb = 0;
-	if (sweeps) {
-		const char *comma = strchr(sweeps, ',');
-		char *a = comma ? gs_xstrndup(sweeps, (size_t)(comma - sweeps)) : NULL;
-		int okp = comma && parse_id(a, &sa) && parse_id(comma + 1, &sb) && sa && sb;
-		free(a);
-		if (!okp) {
-			gs_usage_error("query", "--sweeps needs two sweep ids A,B, not '%s'", sweeps);
-			goto out;
-		}
-	}
-
 	if (check_only) {
 		rc = GS_EXIT_OK;
 		goto out;
@@ -314,27 +356,12 @@ static int query(int argc, char **argv, int check_only)
 		rc = GS_EXIT_ERRORS;
 		goto out;
 	}
-	if (!strcmp(what, "summary"))
-		rc = gs_query_summary(&q);
-	else if (!strcmp(what, "top"))
-		rc = gs_query_top(&q, n, by, order >= 0, order > 0);
-	else if (!strcmp(what, "pareto"))
-		rc = gs_query_pareto(&q, obj, max, nobj);
-	else if (!strcmp(what, "compare"))
-		rc = sweeps ? gs_query_compare_sweeps(&q, sa, sb) : gs_query_compare(&q);
-	else if (sens)
-		rc = gs_query_sensitivity(&q, pos[1], by);
-	else if (!strcmp(what, "progress"))
-		rc = gs_query_progress(&q);
-	else if (kt)
-		rc = gs_query_export_kt(&q);
-	else
-		rc = gs_query_export(&q, t4 ? GS_QX_T4 : csv ? GS_QX_CSV : GS_QX_JSON);
+	rc = run_report(&q, &a, what, sens ? pos[1] : NULL);
 	gs_query_close(&q);
 out:
 	free(dflt);
-	free(obj);
-	free(max);
+	free(a.obj);
+	free(a.max);
 	return rc;
 }
 

@@ -195,28 +195,25 @@ static void put_header(struct gs_buf *out, const char *source, const struct gs_r
 		      "95%", "98%", "100%", "t95_s", "score");
 }
 
-int gs_cmd_replay(int argc, char **argv)
+/* replay's command line. chosen (nchosen of them) is the caller's to free. */
+struct replay_opts {
+	const struct gs_strategy_ops **chosen;
+	size_t nchosen;
+	const char *prior_spec, *budget, *trace;
+	unsigned long long repeats, seed;
+	int csv;
+};
+
+/* Reads the options into ro; a usage exit status after an error, else 0. */
+static int parse_replay_options(int argc, char **argv, struct replay_opts *ro)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(gs_help_replay, stdout);
-			fputs("\nstrategies:\n", stdout);
-			print_help_strategies(stdout);
-			return GS_EXIT_OK;
-		}
 	static const struct option opts[] = {
 		{ "strategy", required_argument, NULL, 'S' }, { "prior", required_argument, NULL, 'p' },
 		{ "budget", required_argument, NULL, 'b' },   { "repeats", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },     { "csv", no_argument, NULL, 'c' },
 		{ "trace", required_argument, NULL, 't' },    { NULL, 0, NULL, 0 },
 	};
-	size_t ntable;
-	gs_strategy_table(&ntable);
-	const struct gs_strategy_ops **chosen = gs_xcalloc((size_t)argc + ntable + 1, sizeof *chosen);
-	size_t nchosen = 0;
-	const char *prior_spec = NULL, *budget = NULL, *trace = NULL;
-	unsigned long long repeats = 25, seed = 1;
-	int csv = 0, c, usage = 0;
+	int c, usage = 0;
 	opterr = 0;
 	optind = 1;
 	while (!usage && (c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -226,19 +223,19 @@ int gs_cmd_replay(int argc, char **argv)
 			if (!o)
 				usage = gs_usage_error("replay", "unknown strategy '%s' (`gsearch help replay` lists them)", optarg);
 			else
-				chosen[nchosen++] = o;
+				ro->chosen[ro->nchosen++] = o;
 			break;
 		}
-		case 'p': prior_spec = optarg; break;
-		case 'b': budget = optarg; break;
+		case 'p': ro->prior_spec = optarg; break;
+		case 'b': ro->budget = optarg; break;
 		case 'r':
-			usage = parse_count("replay", "--repeats", optarg, 100000, &repeats);
-			if (!usage && !repeats)
+			usage = parse_count("replay", "--repeats", optarg, 100000, &ro->repeats);
+			if (!usage && !ro->repeats)
 				usage = gs_usage_error("replay", "--repeats wants at least 1");
 			break;
-		case 's': usage = parse_count("replay", "--seed", optarg, UINT64_MAX, &seed); break;
-		case 'c': csv = 1; break;
-		case 't': trace = optarg; break;
+		case 's': usage = parse_count("replay", "--seed", optarg, UINT64_MAX, &ro->seed); break;
+		case 'c': ro->csv = 1; break;
+		case 't': ro->trace = optarg; break;
 		default: usage = gs_option_error("replay", c, argv); break;
 		}
 	}
@@ -246,11 +243,79 @@ int gs_cmd_replay(int argc, char **argv)
 		usage = gs_usage_error("replay", "no source named: gsearch replay STORE|CACHE.json");
 	else if (!usage && argc - optind > 1)
 		usage = gs_usage_error("replay", "unexpected argument '%s'", argv[optind + 1]);
-	for (size_t i = 0; !usage && i < nchosen; i++)
-		if (chosen[i]->prior == GS_PRIOR_NEEDED && !prior_spec)
-			usage = gs_usage_error("replay", "strategy '%s' needs --prior", chosen[i]->name);
+	for (size_t i = 0; !usage && i < ro->nchosen; i++)
+		if (ro->chosen[i]->prior == GS_PRIOR_NEEDED && !ro->prior_spec)
+			usage = gs_usage_error("replay", "strategy '%s' needs --prior", ro->chosen[i]->name);
+	return usage;
+}
+
+/* Loads --prior for rec; -1 after printing the error. */
+static int load_prior(struct gs_prior *prior, const char *spec, const struct gs_record *rec,
+		      struct gs_buf *err)
+{
+	if (!strcmp(spec, "static"))
+		gs_prior_static(prior, spec, rec);
+	else if (gs_prior_load(prior, spec, &rec->sp, err) < 0) {
+		fprintf(stderr, "gsearch: error: %s\n", gs_buf_str(err));
+		gs_prior_release(prior);
+		return -1;
+	}
+	/* occupancy and registers are known before measuring (after
+	 * compiling): the recorded ones are what a live search would have */
+	if (rec->has_occupancy)
+		for (size_t i = 0; i < rec->sp.n; i++) {
+			prior->occupancy[i] = rec->occupancy[i];
+			prior->registers[i] = rec->registers[i];
+		}
+	return 0;
+}
+
+/* One strategy's repeats: its row on stdout, its evaluations on tf if
+ * given. runs and sr hold ro->repeats each. */
+static void replay_strategy(const struct replay_opts *ro, const struct gs_strategy_ops *o,
+			    const struct gs_record *rec, const struct gs_prior *p,
+			    const struct gs_score_space *ss, size_t budget_n, double budget_s,
+			    struct gs_replay_run *runs, struct gs_score_run *sr, FILE *tf,
+			    struct gs_buf *out)
+{
+	for (unsigned long long r = 0; r < ro->repeats; r++) {
+		gs_replay_run(rec, o, p, ro->seed + r, budget_n, budget_s, &runs[r]);
+		sr[r].cfg = runs[r].cfg;
+		sr[r].cum_s = runs[r].cum_s;
+		sr[r].n = runs[r].n;
+	}
+	struct gs_replay_stats st;
+	gs_replay_stats(rec, runs, ro->repeats, &st);
+	double score = gs_score(ss, sr, ro->repeats);
+	/* a strategy that ignores the prior is shown without one */
+	int uses = p && o->prior != GS_PRIOR_IGNORED;
+	const char *pname = uses ? ro->prior_spec : "none";
+	put_row(out, ro->csv, o->name, pname, uses, ro->repeats, rec->sp.n, &st, score);
+	fputs(gs_buf_str(out), stdout);
+	fflush(stdout);
+	gs_buf_reset(out);
+	if (tf)
+		trace_rows(tf, o->name, rec, runs, ro->repeats);
+	for (unsigned long long r = 0; r < ro->repeats; r++)
+		gs_replay_run_release(&runs[r]);
+}
+
+int gs_cmd_replay(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(gs_help_replay, stdout);
+			fputs("\nstrategies:\n", stdout);
+			print_help_strategies(stdout);
+			return GS_EXIT_OK;
+		}
+	size_t ntable;
+	gs_strategy_table(&ntable);
+	struct replay_opts ro = { .repeats = 25, .seed = 1 };
+	ro.chosen = gs_xcalloc((size_t)argc + ntable + 1, sizeof *ro.chosen);
+	int usage = parse_replay_options(argc, argv, &ro);
 	if (usage) {
-		free(chosen);
+		free(ro.chosen);
 		return usage;
 	}
 	const char *source = argv[optind];
@@ -270,29 +335,17 @@ int gs_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "gsearch: error: %s: no configuration succeeded\n", source);
 		goto out_rec;
 	}
-	if (prior_spec) {
-		if (!strcmp(prior_spec, "static"))
-			gs_prior_static(&prior, prior_spec, &rec);
-		else if (gs_prior_load(&prior, prior_spec, &rec.sp, &err) < 0) {
-			fprintf(stderr, "gsearch: error: %s\n", gs_buf_str(&err));
-			gs_prior_release(&prior);
+	if (ro.prior_spec) {
+		if (load_prior(&prior, ro.prior_spec, &rec, &err) < 0)
 			goto out_rec;
-		}
 		have_prior = 1;
-		/* occupancy and registers are known before measuring (after
-		 * compiling): the recorded ones are what a live search would have */
-		if (rec.has_occupancy)
-			for (size_t i = 0; i < rec.sp.n; i++) {
-				prior.occupancy[i] = rec.occupancy[i];
-				prior.registers[i] = rec.registers[i];
-			}
 	}
-	if (!nchosen) {
+	if (!ro.nchosen) {
 		size_t n;
 		const struct gs_strategy_ops *const *t = gs_strategy_table(&n);
 		for (size_t i = 0; i < n; i++)
 			if (t[i]->prior != GS_PRIOR_NEEDED || have_prior)
-				chosen[nchosen++] = t[i];
+				ro.chosen[ro.nchosen++] = t[i];
 	}
 	ss.n = rec.sp.n;
 	ss.perf = rec.time_ms;
@@ -301,59 +354,39 @@ int gs_cmd_replay(int argc, char **argv)
 	size_t budget_n = 0;
 	double budget_s = 0;
 	struct gs_buf btext = GS_BUF_INIT;
-	if (budget_text(budget, &rec, &ss, &budget_n, &budget_s, &btext) < 0) {
+	if (budget_text(ro.budget, &rec, &ss, &budget_n, &budget_s, &btext) < 0) {
 		gs_buf_release(&btext);
 		status = gs_usage_error("replay", "--budget wants N, P%% or a time (90s, 90m, 2h), not '%s'",
-					budget);
+					ro.budget);
 		goto out_prior;
 	}
-	if (trace && !(tf = fopen(trace, "w"))) {
-		fprintf(stderr, "gsearch: error: %s: cannot write: %s\n", trace, strerror(errno));
+	if (ro.trace && !(tf = fopen(ro.trace, "w"))) {
+		fprintf(stderr, "gsearch: error: %s: cannot write: %s\n", ro.trace, strerror(errno));
 		gs_buf_release(&btext);
 		goto out_prior;
 	}
 	if (tf)
 		fputs("strategy,repeat,eval,key,time_ms,cum_s\n", tf);
-	if (csv)
+	if (ro.csv)
 		gs_buf_puts(&out, "strategy,prior,repeats,configs,f90,f95,f98,f100,t95_s,score\n");
 	else
-		put_header(&out, source, &rec, opt, gs_buf_str(&btext), repeats, seed);
+		put_header(&out, source, &rec, opt, gs_buf_str(&btext), ro.repeats, ro.seed);
 	gs_buf_release(&btext);
 	fputs(gs_buf_str(&out), stdout);
 	gs_buf_reset(&out);
-	struct gs_replay_run *runs = gs_xcalloc(repeats, sizeof *runs);
-	struct gs_score_run *sr = gs_xcalloc(repeats, sizeof *sr);
-	for (size_t i = 0; i < nchosen; i++) {
-		const struct gs_strategy_ops *o = chosen[i];
-		const struct gs_prior *p = have_prior ? &prior : NULL;
-		for (unsigned long long r = 0; r < repeats; r++) {
-			gs_replay_run(&rec, o, p, seed + r, budget_n, budget_s, &runs[r]);
-			sr[r].cfg = runs[r].cfg;
-			sr[r].cum_s = runs[r].cum_s;
-			sr[r].n = runs[r].n;
-		}
-		struct gs_replay_stats st;
-		gs_replay_stats(&rec, runs, repeats, &st);
-		double score = gs_score(&ss, sr, repeats);
-		/* a strategy that ignores the prior is shown without one */
-		int uses = have_prior && o->prior != GS_PRIOR_IGNORED;
-		const char *pname = uses ? prior_spec : "none";
-		put_row(&out, csv, o->name, pname, uses, repeats, rec.sp.n, &st, score);
-		fputs(gs_buf_str(&out), stdout);
-		fflush(stdout);
-		gs_buf_reset(&out);
-		if (tf)
-			trace_rows(tf, o->name, &rec, runs, repeats);
-		for (unsigned long long r = 0; r < repeats; r++)
-			gs_replay_run_release(&runs[r]);
-	}
+	struct gs_replay_run *runs = gs_xcalloc(ro.repeats, sizeof *runs);
+	struct gs_score_run *sr = gs_xcalloc(ro.repeats, sizeof *sr);
+	for (size_t i = 0; i < ro.nchosen; i++)
+		replay_strategy(&ro, ro.chosen[i], &rec, have_prior ? &prior : NULL, &ss, budget_n,
+				budget_s, runs, sr, tf, &out);
 	free(runs);
 	free(sr);
-	if (!csv && prior_spec)
-		printf("prior %s predicts %zu of %zu configurations\n", prior_spec, prior.known, rec.sp.n);
+	if (!ro.csv && ro.prior_spec)
+		printf("prior %s predicts %zu of %zu configurations\n", ro.prior_spec, prior.known,
+		       rec.sp.n);
 	status = GS_EXIT_OK;
 	if (tf && fclose(tf)) {
-		fprintf(stderr, "gsearch: error: %s: cannot write: %s\n", trace, strerror(errno));
+		fprintf(stderr, "gsearch: error: %s: cannot write: %s\n", ro.trace, strerror(errno));
 		status = GS_EXIT_ERRORS;
 	}
 	tf = NULL;
@@ -367,6 +400,6 @@ out_rec:
 	gs_record_release(&rec);
 	gs_buf_release(&err);
 	gs_buf_release(&out);
-	free(chosen);
+	free(ro.chosen);
 	return status;
 }

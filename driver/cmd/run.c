@@ -686,16 +686,24 @@ static int early_begin(struct early_start *es, const struct run_opts *o,
 	es->inited = 1;
 	/* not for a device named emu (its arch and space are the profile's),
 	 * nor where the shard comes from Slurm's variables (read, and maybe
-	 * refused, later) */
+	 * refused, later), nor for a search (its strategy, not the
+	 * enumeration, says which variants the sweep compiles) */
 	/* Off unless GSEARCH_EARLY=1: measured on an H200 (results/
 	 * bench-early-h200.txt) the early pool made a cold 90-variant sweep
-	 * 0.1 s slower, not faster, since the sweep's threads start compile
-	 * servers of their own beside the pool's idle ones. */
+	 * 0.1 s slower, not faster, since the sweep's threads started compile
+	 * servers of their own beside the pool's (now handed over).  It still
+	 * enumerates twice, and compiles variants the sweep would not where
+	 * the sweep takes a result from the store that holds no compile of
+	 * its variant, or stops early. */
 	const char *on = getenv("GSEARCH_EARLY");
-	int can = !(o->device && strncmp(o->device, "cuda", 4)) &&
+	int can = !(o->device && strncmp(o->device, "cuda", 4)) && !o->strategy &&
 		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && on && !strcmp(on, "1");
-	if (can)
+	if (can) {
 		es->pool = gs_early_new();
+		/* the pool's threads and the sweep's share --jobs compile
+		 * servers: the sweep takes over those the pool started */
+		gs_isolate_limit(o->jobs);
+	}
 	es->started = pthread_create(&es->th, NULL, can ? early_thread : load_nvrtc,
 				     can ? (void *)es : (void *)nl) == 0;
 	if (!es->started) {

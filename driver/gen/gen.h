@@ -59,16 +59,22 @@ struct gs_compile_out {
 int gs_nvrtc_compile(struct gs_nvrtc *n, const struct gs_compile_in *in, struct gs_compile_out *out);
 void gs_compile_out_release(struct gs_compile_out *out, size_t nnames);
 
-/* The same compile in a `gsearch compile-server` child owned by the calling
- * thread (started on first use): NVRTC serializes compiles within one
- * process, so parallel compiling needs processes.  A child that dies
- * mid-compile (killed from outside, out of memory) is replaced and the
- * variant sent to its successor; when that one dies on it too, not
- * compiled, out->server_died set and why in out->log. */
+/* The same compile in a `gsearch compile-server` child, an idle one or one
+ * started for it: NVRTC serializes compiles within one process, so parallel
+ * compiling needs processes.  A child that dies mid-compile (killed from
+ * outside, out of memory) is replaced and the variant sent to a fresh one;
+ * when that one dies on it too, not compiled, out->server_died set and why
+ * in out->log. */
 /* A compile that takes more than timeout_s seconds (> 0) is stopped with its
  * server: not compiled, out->timed_out set, "timed out ..." in out->log. */
 int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,
 			      double timeout_s);
+/* At most n compiles in servers at once, the rest waiting for an idle one
+ * (0, the default: any number): the threads of the early compiles and the
+ * sweep's then share n servers.  Any thread, any time. */
+void gs_isolate_limit(unsigned n);
+/* How many compile servers this process has started. */
+size_t gs_isolate_started(void);
 /* End every compile server (their threads must be idle). */
 void gs_isolate_shutdown(void);
 /* Tell every compile server to exit, without waiting: when the last compile

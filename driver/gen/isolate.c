@@ -6,6 +6,13 @@
  * libuv pool therefore drives a `gsearch compile-server` child of its own
  * over a pipe: the threads still schedule the work, the processes give the
  * parallelism, and a compiler crash takes down one child, not the sweep.
+ * A server is not tied to a thread: a compile takes an idle one, or starts
+ * one when none is idle, and gives it back when done.  So the threads of
+ * the early compiles (sched/early.h) hand their servers to the sweep's, and
+ * a process starts no more servers than it ever runs compiles at once.
+ * A server dies with the thread that started it (PR_SET_PDEATHSIG, in
+ * `compile-server`): a thread that hands its servers over must outlive
+ * their use.
  *
  * Frames on the pipe: a u32 count, then that many (u32 length, bytes)
  * strings, little-endian host order (both ends are the same binary).
@@ -110,11 +117,15 @@ struct server {
 	int to, from; /* our ends of the pipes */
 };
 
-/* Every server, so that gs_isolate_shutdown can end them all. */
+/* Every server, so that gs_isolate_shutdown can end them all; those not
+ * compiling (idle), to be taken by the next compile; how many compile now
+ * (busy) and may at once (limit, 0: any number); how many were started. */
 static pthread_mutex_t servers_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct server **servers;
-static size_t nservers, servers_cap;
-static __thread struct server *mine;
+static pthread_cond_t idle_cv = PTHREAD_COND_INITIALIZER;
+static struct server **servers, **idle;
+static size_t nservers, servers_cap, nidle, idle_cap;
+static unsigned busy, limit;
+static size_t nstarted;
 
 /* Closes the pipes and collects the child: its wait status, 0 if none. */
 static int server_close(struct server *s)
@@ -176,8 +187,70 @@ static struct server *server_start(char *err, size_t errlen)
 	pthread_mutex_lock(&servers_lock);
 	gs_grow(&servers, &servers_cap, nservers + 1, sizeof(*servers));
 	servers[nservers++] = s;
+	nstarted++;
 	pthread_mutex_unlock(&servers_lock);
 	return s;
+}
+
+/* A server for one compile: an idle one, else a new one once fewer than
+ * limit compile; NULL with err set when none starts. */
+static struct server *server_take(char *err, size_t errlen)
+{
+	pthread_mutex_lock(&servers_lock);
+	for (;;) {
+		while (nidle) {
+			struct server *s = idle[--nidle];
+			if (s->to >= 0) {
+				busy++;
+				pthread_mutex_unlock(&servers_lock);
+				return s;
+			}
+			/* released (gs_isolate_release): collect it, take another */
+			server_close(s);
+		}
+		if (!limit || busy < limit)
+			break;
+		pthread_cond_wait(&idle_cv, &servers_lock);
+	}
+	busy++;
+	pthread_mutex_unlock(&servers_lock);
+	struct server *s = server_start(err, errlen);
+	if (!s) {
+		pthread_mutex_lock(&servers_lock);
+		busy--;
+		pthread_cond_signal(&idle_cv);
+		pthread_mutex_unlock(&servers_lock);
+	}
+	return s;
+}
+
+/* Back after its compile: idle unless it died or was stopped. */
+static void server_give(struct server *s)
+{
+	pthread_mutex_lock(&servers_lock);
+	busy--;
+	if (s->pid > 0) {
+		gs_grow(&idle, &idle_cap, nidle + 1, sizeof(*idle));
+		idle[nidle++] = s;
+	}
+	pthread_cond_signal(&idle_cv);
+	pthread_mutex_unlock(&servers_lock);
+}
+
+void gs_isolate_limit(unsigned n)
+{
+	pthread_mutex_lock(&servers_lock);
+	limit = n;
+	pthread_cond_broadcast(&idle_cv);
+	pthread_mutex_unlock(&servers_lock);
+}
+
+size_t gs_isolate_started(void)
+{
+	pthread_mutex_lock(&servers_lock);
+	size_t n = nstarted;
+	pthread_mutex_unlock(&servers_lock);
+	return n;
 }
 
 /* Waits until fd has something to read: 1, or 0 once timeout_s (> 0) have
@@ -200,59 +273,54 @@ static int readable_by(int fd, double t0, double timeout_s)
 	}
 }
 
-/* This thread's server, started when it has none, or its last one died or
- * was released (gs_isolate_release); NULL with err. */
-static struct server *server_ready(char *err, size_t errlen)
-{
-	if (mine && mine->to < 0 && mine->pid > 0)
-		server_close(mine); /* released: collect it, start another */
-	if (!mine || mine->pid < 0) {
-		/* the successor of a dead one takes the same slot */
-		struct server *fresh = server_start(err, errlen);
-		if (fresh)
-			mine = fresh;
-	}
-	return mine && mine->pid > 0 ? mine : NULL;
-}
+static int compile_on(struct server *mine, const struct gs_compile_in *in,
+		      struct gs_compile_out *out, double timeout_s, int *wstatus);
 
-/* What one request to the server came to. */
-enum attempt { ANSWERED, TIMED_OUT, DIED };
-
-/* Sends one request (n strings) and reads the answer into r, which has
- * nresp strings when ANSWERED.  TIMED_OUT and DIED leave no server in the
- * slot; *wstatus is how a dead one ended (waitpid), 0 if unknown. */
-static enum attempt attempt(const char **s, const size_t *len, uint32_t n, uint32_t nresp,
-			    double timeout_s, struct gs_frame *r, int *wstatus)
+/* One compile on a server taken for it and given back after. */
+static int compile_once(const struct gs_compile_in *in, struct gs_compile_out *out,
+			double timeout_s, int *wstatus)
 {
-	double t0 = gs_now();
-	int rc = gs_frame_send(mine->to, s, len, n);
-	if (rc == 0 && !readable_by(mine->from, t0, timeout_s)) {
-		/* NVRTC has no time limit of its own: a variant that sends it
-		 * into an endless template expansion would hold this thread for
-		 * good.  Its server goes; the next compile starts another. */
-		kill(mine->pid, SIGKILL);
-		server_close(mine);
-		return TIMED_OUT;
+	memset(out, 0, sizeof(*out));
+	char err[256];
+	struct server *mine = server_take(err, sizeof err);
+	if (!mine) {
+		out->log = gs_xstrdup(err);
+		return -1;
 	}
-	if (rc == 0)
-		rc = gs_frame_recv(mine->from, r);
-	if (rc < 0 || r->n != nresp) {
-		gs_frame_free(r);
-		*wstatus = server_close(mine);
-		return DIED;
-	}
-	return ANSWERED;
+	int rc = compile_on(mine, in, out, timeout_s, wstatus);
+	server_give(mine);
+	return rc;
 }
 
 int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_out *out,
 			      double timeout_s)
 {
-	memset(out, 0, sizeof(*out));
-	char err[256];
-	if (!server_ready(err, sizeof err)) {
-		out->log = gs_xstrdup(err);
-		return -1;
+	int wstatus = 0;
+	double t0 = gs_now();
+	int rc = compile_once(in, out, timeout_s, &wstatus);
+	/* A server that dies mid-compile was most likely killed from outside
+	 * (the OOM killer, a stray kill): the environment's fault, not the
+	 * variant's, so the variant goes to a fresh server once more.  Dying
+	 * twice, it is still not known to be the variant's: the caller stores
+	 * nothing final for it. */
+	if (rc == 0 && out->server_died)
+		rc = compile_once(in, out, timeout_s, &wstatus);
+	if (rc == 0 && out->server_died) {
+		if (WIFSIGNALED(wstatus))
+			out->log = gs_xasprintf("the compiler process died twice while compiling this "
+						"variant (the second time of signal %d)", WTERMSIG(wstatus));
+		else
+			out->log = gs_xstrdup("the compiler process died twice while compiling this variant");
+		out->seconds = gs_now() - t0;
 	}
+	return rc;
+}
+
+/* The compile on server mine, which is closed when it dies (out->server_died
+ * set, no log, *wstatus how it ended) or times out. */
+static int compile_on(struct server *mine, const struct gs_compile_in *in,
+		      struct gs_compile_out *out, double timeout_s, int *wstatus)
+{
 	size_t n = 4 + in->nopts + in->nnames;
 	const char **s = gs_xcalloc(n, sizeof(*s));
 	size_t *len = gs_xcalloc(n, sizeof(*len));
@@ -270,34 +338,30 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 	for (size_t i = 0; i < n; i++)
 		len[i] = strlen(s[i]);
 	double t0 = gs_now();
-	struct gs_frame r = { 0 };
-	int wstatus = 0;
-	enum attempt a = attempt(s, len, (uint32_t)n, (uint32_t)(5 + in->nnames), timeout_s, &r,
-				 &wstatus);
-	/* A server that dies mid-compile was most likely killed from outside
-	 * (the OOM killer, a stray kill): the environment's fault, not the
-	 * variant's, so the variant goes to a fresh server once more.  Dying
-	 * twice, it is still not known to be the variant's: the caller stores
-	 * nothing final for it. */
-	if (a == DIED && server_ready(err, sizeof err))
-		a = attempt(s, len, (uint32_t)n, (uint32_t)(5 + in->nnames), timeout_s, &r, &wstatus);
+	int rc = gs_frame_send(mine->to, s, len, (uint32_t)n);
 	free(s);
 	free(len);
-	if (a == TIMED_OUT) {
+	struct gs_frame r = { 0 };
+	if (rc == 0 && !readable_by(mine->from, t0, timeout_s)) {
+		/* NVRTC has no time limit of its own: a variant that sends it
+		 * into an endless template expansion would hold this thread for
+		 * good.  Its server goes; the next compile starts another. */
+		kill(mine->pid, SIGKILL);
+		server_close(mine);
 		out->ok = 0;
 		out->timed_out = 1;
 		out->log = gs_xasprintf("timed out after %g s (--compile-timeout)", timeout_s);
 		out->seconds = gs_now() - t0;
 		return 0;
 	}
-	if (a == DIED) {
+	if (rc == 0)
+		rc = gs_frame_recv(mine->from, &r);
+	if (rc < 0 || r.n != 5 + in->nnames) {
+		/* the server died mid-compile; the next compile gets a new one */
+		*wstatus = server_close(mine);
+		gs_frame_free(&r);
 		out->ok = 0;
 		out->server_died = 1;
-		if (WIFSIGNALED(wstatus))
-			out->log = gs_xasprintf("the compiler process died twice while compiling this "
-						"variant (the second time of signal %d)", WTERMSIG(wstatus));
-		else
-			out->log = gs_xstrdup("the compiler process died twice while compiling this variant");
 		out->seconds = gs_now() - t0;
 		return 0;
 	}
@@ -351,5 +415,9 @@ void gs_isolate_shutdown(void)
 	free(servers);
 	servers = NULL;
 	nservers = servers_cap = 0;
+	free(idle);
+	idle = NULL;
+	nidle = idle_cap = 0;
+	busy = 0;
 	pthread_mutex_unlock(&servers_lock);
 }

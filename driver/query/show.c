@@ -186,6 +186,199 @@ static void block(FILE *out, const char *text, long max)
 		fprintf(out, "    ... %ld more lines (--ptx shows them all)\n", total - n);
 }
 
+/* The error for an idx the sweep does not hold, with the range it does. */
+static void no_such_config(struct gs_query *q, const struct gs_qsweep *sw, int64_t idx)
+{
+	sqlite3_stmt *s;
+	int64_t lo = -1, hi = -1;
+	if (sqlite3_prepare_v2(q->db, "SELECT min(idx), max(idx) FROM config WHERE"
+				      " sweep_id = ?1", -1, &s, NULL) == SQLITE_OK) {
+		sqlite3_bind_int64(s, 1, sw->id);
+		if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_type(s, 0) != SQLITE_NULL) {
+			lo = sqlite3_column_int64(s, 0);
+			hi = sqlite3_column_int64(s, 1);
+		}
+		sqlite3_finalize(s);
+	}
+	if (lo >= 0)
+		fprintf(stderr, "gsearch: error: sweep %lld has no configuration %lld "
+				"(its indices run from %lld to %lld)\n",
+			(long long)sw->id, (long long)idx, (long long)lo, (long long)hi);
+	else
+		fprintf(stderr, "gsearch: error: sweep %lld has no configurations\n",
+			(long long)sw->id);
+}
+
+/* gsearch show --json: one object with every field, metric, counter and the
+ * variant. */
+static void show_json(FILE *o, const struct gs_qsweep *sw, struct gs_qrows *r, int64_t idx,
+		      const struct variant *v)
+{
+	const struct gs_value *env = gs_qrows_env(r);
+	const char *st = gs_qrows_status(r);
+	json_t *j = json_object(), *m = json_object(), *c = json_object();
+	json_object_set_new(j, "sweep", json_integer(sw->id));
+	json_object_set_new(j, "idx", json_integer(idx));
+	json_object_set_new(j, "baseline", json_boolean(idx == sw->baseline));
+	json_object_set_new(j, "params", gs_qjson_params(gs_qrows_params(r)));
+	json_object_set_new(j, "status", st ? json_string(st) : json_null());
+	json_object_set_new(j, "modeled", json_boolean(sw->modeled));
+	for (size_t i = 0; i < sw->nfields; i++) {
+		const struct gs_qfield *f = &sw->fields[i];
+		if (f->kind == GS_QK_COL && strcmp(f->name, "idx") && strcmp(f->name, "baseline") &&
+		    strcmp(f->name, "status"))
+			json_object_set_new(j, f->name, gs_qjson_value(env[i]));
+		else if (f->kind == GS_QK_METRIC)
+			json_object_set_new(m, f->name, gs_qjson_value(env[i]));
+		else if (f->kind == GS_QK_COUNTER)
+			json_object_set_new(c, f->name, gs_qjson_value(env[i]));
+	}
+	json_object_set_new(j, "metrics", m);
+	json_object_set_new(j, "counters", c);
+	json_t *vj = json_object();
+	json_object_set_new(vj, "hash", v->hash ? json_string(v->hash) : json_null());
+	json_object_set_new(vj, "status", v->status ? json_string(v->status) : json_null());
+	json_object_set_new(vj, "arch", v->arch ? json_string(v->arch) : json_null());
+	json_object_set_new(vj, "nvrtc_version", v->nvrtc ? json_string(v->nvrtc) : json_null());
+	json_object_set_new(vj, "options", v->options ? json_string(v->options) : json_null());
+	json_object_set_new(vj, "log", v->log ? json_string(v->log) : json_null());
+	json_object_set_new(vj, "ptx", v->ptx ? json_string(v->ptx) : json_null());
+	json_object_set_new(j, "variant", v->have ? vj : json_null());
+	if (!v->have)
+		json_decref(vj);
+	gs_qjson_print(o, j);
+}
+
+/* The heading lines: parameters, baseline, outcome, time, error, variant
+ * and options. */
+static void show_head(FILE *o, const struct gs_qsweep *sw, struct gs_qrows *r, int64_t idx,
+		      const struct variant *v, struct gs_buf *b)
+{
+	const struct gs_value *env = gs_qrows_env(r);
+	const char *st = gs_qrows_status(r);
+	fprintf(o, "configuration %lld of sweep %lld: %s on %s\n", (long long)idx, (long long)sw->id,
+		sw->space, sw->device ? sw->device : "?");
+	gs_qfmt_params(b, gs_qrows_params(r));
+	gs_qprint_line(o, "parameters", gs_buf_str(b));
+	gs_buf_reset(b);
+	if (idx == sw->baseline)
+		gs_buf_puts(b, "yes, the hand-picked configuration");
+	else if (sw->baseline >= 0)
+		gs_buf_printf(b, "no (the baseline is index %lld)", (long long)sw->baseline);
+	else
+		gs_buf_puts(b, "no (the space names none)");
+	gs_qprint_line(o, "baseline", gs_buf_str(b));
+	gs_buf_reset(b);
+	gs_buf_puts(b, st ? st : "not run yet");
+	struct gs_value dev = env[gs_qsweep_field(sw, "device")];
+	struct gs_value at = env[gs_qsweep_field(sw, "measured_at")];
+	if (st && dev.t == GS_V_STR)
+		gs_buf_printf(b, " on %s", dev.s->s);
+	if (st && at.t == GS_V_STR)
+		gs_buf_printf(b, ", %s", at.s->s);
+	if (sw->modeled && st && !strcmp(st, "ok"))
+		gs_buf_puts(b, " (time modeled by the emulated device)");
+	gs_qprint_line(o, "outcome", gs_buf_str(b));
+	gs_buf_reset(b);
+	if (st && !strcmp(st, "ok") && interval_line(b, sw, env))
+		gs_qprint_line(o, "time", gs_buf_str(b));
+	gs_buf_reset(b);
+	if (st && !strcmp(st, "ok") && model_line(b, sw, env))
+		gs_qprint_line(o, "model", gs_buf_str(b));
+	struct gs_value err = env[gs_qsweep_field(sw, "error")];
+	if (err.t == GS_V_STR && v->log && !strcmp(err.s->s, v->log)) {
+		/* a compile error's message is the compiler's log: shown once */
+		gs_qprint_line(o, "error", "the compile log, below");
+	} else if (err.t == GS_V_STR) {
+		fprintf(o, "  error\n");
+		block(o, err.s->s, -1);
+	}
+	if (!v->have) {
+		gs_qprint_line(o, "variant", "not compiled yet");
+		return;
+	}
+	gs_buf_reset(b);
+	gs_buf_printf(b, "%s, %s", v->hash ? v->hash : "?", v->status ? v->status : "?");
+	json_t *ent = v->entries ? json_loads(v->entries, 0, NULL) : NULL;
+	/* a variant that did not compile has no entry names: [""] */
+	for (size_t i = 0, shown = 0; i < json_array_size(ent); i++) {
+		const char *name = json_string_value(json_array_get(ent, i));
+		if (name && !*name)
+			continue;
+		gs_buf_printf(b, "%s%s", shown++ ? ", " : ", entry ", name ? name : "?");
+	}
+	json_decref(ent);
+	gs_buf_printf(b, ", %s, NVRTC %s, compiled in %.3f s", v->arch ? v->arch : "?",
+		      v->nvrtc ? v->nvrtc : "?", v->compile_s);
+	gs_qprint_line(o, "variant", gs_buf_str(b));
+	gs_qprint_line(o, "options", v->options ? v->options : "");
+}
+
+/* The sections resources, figures, metrics and counters: each field the row
+ * has a value for. */
+static void show_sections(FILE *o, const struct gs_qsweep *sw, const struct gs_value *env,
+			  struct gs_buf *b)
+{
+	struct section sec;
+	memset(&sec, 0, sizeof(sec));
+	for (size_t i = 0; i < GS_ARRAY_SIZE(res); i++) {
+		int fi = gs_qsweep_field(sw, res[i]);
+		if (env[fi].t == GS_V_NONE)
+			continue;
+		gs_buf_reset(b);
+		if (!strcmp(res[i], "occupancy") && env[fi].t == GS_V_FLOAT)
+			gs_buf_printf(b, "%.2f", env[fi].f);
+		else if (!strcmp(res[i], "max_threads") && env[fi].t == GS_V_INT && env[fi].i == 0)
+			/* the cubin's bound (gen/cubin.c): 0 when the kernel sets none */
+			gs_buf_puts(b, "0 (no __launch_bounds__: the device's limit applies)");
+		else
+			figure(b, &sw->fields[fi], env[fi]);
+		sec_add(&sec, res[i], gs_buf_str(b));
+	}
+	sec_print(o, "resources", &sec);
+	for (size_t i = 0; i < GS_ARRAY_SIZE(figs); i++) {
+		int fi = gs_qsweep_field(sw, figs[i]);
+		if (env[fi].t == GS_V_NONE)
+			continue;
+		gs_buf_reset(b);
+		figure(b, &sw->fields[fi], env[fi]);
+		sec_add(&sec, figs[i], gs_buf_str(b));
+	}
+	sec_print(o, "figures", &sec);
+	for (int kind = GS_QK_METRIC; kind <= GS_QK_COUNTER; kind++) {
+		for (size_t i = 0; i < sw->nfields; i++) {
+			if ((int)sw->fields[i].kind != kind || env[i].t == GS_V_NONE)
+				continue;
+			gs_buf_reset(b);
+			gs_qfmt(b, env[i]);
+			sec_add(&sec, sw->fields[i].name, gs_buf_str(b));
+		}
+		sec_print(o, kind == GS_QK_METRIC ? "metrics" : "counters", &sec);
+	}
+}
+
+/* The variant's compile log and the first ptx_lines lines of its PTX (< 0:
+ * all). */
+static void show_log_ptx(FILE *o, const struct variant *v, long ptx_lines)
+{
+	if (v->log && *v->log) {
+		fprintf(o, "compile log\n");
+		block(o, v->log, -1);
+	} else {
+		fprintf(o, "compile log: empty\n");
+	}
+	if (v->ptx && *v->ptx) {
+		long lines = 0;
+		for (const char *p = v->ptx; *p; p++)
+			lines += *p == '\n' || !p[1];
+		if (ptx_lines < 0 || ptx_lines >= lines)
+			fprintf(o, "PTX (%ld lines)\n", lines);
+		else
+			fprintf(o, "PTX (the first %ld of %ld lines)\n", ptx_lines, lines);
+		block(o, v->ptx, ptx_lines);
+	}
+}
+
 int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 {
 	struct gs_qsweep sw;
@@ -204,183 +397,22 @@ int gs_query_show(struct gs_query *q, int64_t idx, long ptx_lines)
 	if (got == 0)
 		got = gs_qrows_next(r);
 	if (got <= 0) {
-		if (got == 0) {
-			sqlite3_stmt *s;
-			int64_t lo = -1, hi = -1;
-			if (sqlite3_prepare_v2(q->db, "SELECT min(idx), max(idx) FROM config WHERE"
-						      " sweep_id = ?1", -1, &s, NULL) == SQLITE_OK) {
-				sqlite3_bind_int64(s, 1, sw.id);
-				if (sqlite3_step(s) == SQLITE_ROW &&
-				    sqlite3_column_type(s, 0) != SQLITE_NULL) {
-					lo = sqlite3_column_int64(s, 0);
-					hi = sqlite3_column_int64(s, 1);
-				}
-				sqlite3_finalize(s);
-			}
-			if (lo >= 0)
-				fprintf(stderr, "gsearch: error: sweep %lld has no configuration %lld "
-						"(its indices run from %lld to %lld)\n",
-					(long long)sw.id, (long long)idx, (long long)lo, (long long)hi);
-			else
-				fprintf(stderr, "gsearch: error: sweep %lld has no configurations\n",
-					(long long)sw.id);
-		}
+		if (got == 0)
+			no_such_config(q, &sw, idx);
 		goto out;
 	}
 	if (read_variant(q, sw.id, idx, &v) < 0)
 		goto out;
-	const struct gs_value *env = gs_qrows_env(r);
-	const char *st = gs_qrows_status(r);
-	int base = idx == sw.baseline;
-	FILE *o = q->out;
 	if (q->fmt == GS_QF_JSON) {
-		json_t *j = json_object(), *m = json_object(), *c = json_object();
-		json_object_set_new(j, "sweep", json_integer(sw.id));
-		json_object_set_new(j, "idx", json_integer(idx));
-		json_object_set_new(j, "baseline", json_boolean(base));
-		json_object_set_new(j, "params", gs_qjson_params(gs_qrows_params(r)));
-		json_object_set_new(j, "status", st ? json_string(st) : json_null());
-		json_object_set_new(j, "modeled", json_boolean(sw.modeled));
-		for (size_t i = 0; i < sw.nfields; i++) {
-			const struct gs_qfield *f = &sw.fields[i];
-			if (f->kind == GS_QK_COL && strcmp(f->name, "idx") && strcmp(f->name, "baseline") &&
-			    strcmp(f->name, "status"))
-				json_object_set_new(j, f->name, gs_qjson_value(env[i]));
-			else if (f->kind == GS_QK_METRIC)
-				json_object_set_new(m, f->name, gs_qjson_value(env[i]));
-			else if (f->kind == GS_QK_COUNTER)
-				json_object_set_new(c, f->name, gs_qjson_value(env[i]));
-		}
-		json_object_set_new(j, "metrics", m);
-		json_object_set_new(j, "counters", c);
-		json_t *vj = json_object();
-		json_object_set_new(vj, "hash", v.hash ? json_string(v.hash) : json_null());
-		json_object_set_new(vj, "status", v.status ? json_string(v.status) : json_null());
-		json_object_set_new(vj, "arch", v.arch ? json_string(v.arch) : json_null());
-		json_object_set_new(vj, "nvrtc_version", v.nvrtc ? json_string(v.nvrtc) : json_null());
-		json_object_set_new(vj, "options", v.options ? json_string(v.options) : json_null());
-		json_object_set_new(vj, "log", v.log ? json_string(v.log) : json_null());
-		json_object_set_new(vj, "ptx", v.ptx ? json_string(v.ptx) : json_null());
-		json_object_set_new(j, "variant", v.have ? vj : json_null());
-		if (!v.have)
-			json_decref(vj);
-		gs_qjson_print(o, j);
-		rc = 0;
-		goto out;
-	}
-
-	struct gs_buf b = GS_BUF_INIT;
-	fprintf(o, "configuration %lld of sweep %lld: %s on %s\n", (long long)idx, (long long)sw.id,
-		sw.space, sw.device ? sw.device : "?");
-	gs_qfmt_params(&b, gs_qrows_params(r));
-	gs_qprint_line(o, "parameters", gs_buf_str(&b));
-	gs_buf_reset(&b);
-	if (base)
-		gs_buf_puts(&b, "yes, the hand-picked configuration");
-	else if (sw.baseline >= 0)
-		gs_buf_printf(&b, "no (the baseline is index %lld)", (long long)sw.baseline);
-	else
-		gs_buf_puts(&b, "no (the space names none)");
-	gs_qprint_line(o, "baseline", gs_buf_str(&b));
-	gs_buf_reset(&b);
-	gs_buf_puts(&b, st ? st : "not run yet");
-	struct gs_value dev = env[gs_qsweep_field(&sw, "device")];
-	struct gs_value at = env[gs_qsweep_field(&sw, "measured_at")];
-	if (st && dev.t == GS_V_STR)
-		gs_buf_printf(&b, " on %s", dev.s->s);
-	if (st && at.t == GS_V_STR)
-		gs_buf_printf(&b, ", %s", at.s->s);
-	if (sw.modeled && st && !strcmp(st, "ok"))
-		gs_buf_puts(&b, " (time modeled by the emulated device)");
-	gs_qprint_line(o, "outcome", gs_buf_str(&b));
-	gs_buf_reset(&b);
-	if (st && !strcmp(st, "ok") && interval_line(&b, &sw, env))
-		gs_qprint_line(o, "time", gs_buf_str(&b));
-	gs_buf_reset(&b);
-	if (st && !strcmp(st, "ok") && model_line(&b, &sw, env))
-		gs_qprint_line(o, "model", gs_buf_str(&b));
-	struct gs_value err = env[gs_qsweep_field(&sw, "error")];
-	if (err.t == GS_V_STR && v.log && !strcmp(err.s->s, v.log)) {
-		/* a compile error's message is the compiler's log: shown once */
-		gs_qprint_line(o, "error", "the compile log, below");
-	} else if (err.t == GS_V_STR) {
-		fprintf(o, "  error\n");
-		block(o, err.s->s, -1);
-	}
-	if (v.have) {
-		gs_buf_reset(&b);
-		gs_buf_printf(&b, "%s, %s", v.hash ? v.hash : "?", v.status ? v.status : "?");
-		json_t *ent = v.entries ? json_loads(v.entries, 0, NULL) : NULL;
-		/* a variant that did not compile has no entry names: [""] */
-		for (size_t i = 0, shown = 0; i < json_array_size(ent); i++) {
-			const char *name = json_string_value(json_array_get(ent, i));
-			if (name && !*name)
-				continue;
-			gs_buf_printf(&b, "%s%s", shown++ ? ", " : ", entry ", name ? name : "?");
-		}
-		json_decref(ent);
-		gs_buf_printf(&b, ", %s, NVRTC %s, compiled in %.3f s", v.arch ? v.arch : "?",
-			      v.nvrtc ? v.nvrtc : "?", v.compile_s);
-		gs_qprint_line(o, "variant", gs_buf_str(&b));
-		gs_qprint_line(o, "options", v.options ? v.options : "");
+		show_json(q->out, &sw, r, idx, &v);
 	} else {
-		gs_qprint_line(o, "variant", "not compiled yet");
+		struct gs_buf b = GS_BUF_INIT;
+		show_head(q->out, &sw, r, idx, &v, &b);
+		show_sections(q->out, &sw, gs_qrows_env(r), &b);
+		if (v.have)
+			show_log_ptx(q->out, &v, ptx_lines);
+		gs_buf_release(&b);
 	}
-	struct section sec;
-	memset(&sec, 0, sizeof(sec));
-	for (size_t i = 0; i < GS_ARRAY_SIZE(res); i++) {
-		int fi = gs_qsweep_field(&sw, res[i]);
-		if (env[fi].t == GS_V_NONE)
-			continue;
-		gs_buf_reset(&b);
-		if (!strcmp(res[i], "occupancy") && env[fi].t == GS_V_FLOAT)
-			gs_buf_printf(&b, "%.2f", env[fi].f);
-		else if (!strcmp(res[i], "max_threads") && env[fi].t == GS_V_INT && env[fi].i == 0)
-			/* the cubin's bound (gen/cubin.c): 0 when the kernel sets none */
-			gs_buf_puts(&b, "0 (no __launch_bounds__: the device's limit applies)");
-		else
-			figure(&b, &sw.fields[fi], env[fi]);
-		sec_add(&sec, res[i], gs_buf_str(&b));
-	}
-	sec_print(o, "resources", &sec);
-	for (size_t i = 0; i < GS_ARRAY_SIZE(figs); i++) {
-		int fi = gs_qsweep_field(&sw, figs[i]);
-		if (env[fi].t == GS_V_NONE)
-			continue;
-		gs_buf_reset(&b);
-		figure(&b, &sw.fields[fi], env[fi]);
-		sec_add(&sec, figs[i], gs_buf_str(&b));
-	}
-	sec_print(o, "figures", &sec);
-	for (int kind = GS_QK_METRIC; kind <= GS_QK_COUNTER; kind++) {
-		for (size_t i = 0; i < sw.nfields; i++) {
-			if ((int)sw.fields[i].kind != kind || env[i].t == GS_V_NONE)
-				continue;
-			gs_buf_reset(&b);
-			gs_qfmt(&b, env[i]);
-			sec_add(&sec, sw.fields[i].name, gs_buf_str(&b));
-		}
-		sec_print(o, kind == GS_QK_METRIC ? "metrics" : "counters", &sec);
-	}
-	if (v.have) {
-		if (v.log && *v.log) {
-			fprintf(o, "compile log\n");
-			block(o, v.log, -1);
-		} else {
-			fprintf(o, "compile log: empty\n");
-		}
-		if (v.ptx && *v.ptx) {
-			long lines = 0;
-			for (const char *p = v.ptx; *p; p++)
-				lines += *p == '\n' || !p[1];
-			if (ptx_lines < 0 || ptx_lines >= lines)
-				fprintf(o, "PTX (%ld lines)\n", lines);
-			else
-				fprintf(o, "PTX (the first %ld of %ld lines)\n", ptx_lines, lines);
-			block(o, v.ptx, ptx_lines);
-		}
-	}
-	gs_buf_release(&b);
 	rc = 0;
 out:
 	gs_qrows_close(r);

@@ -37,6 +37,7 @@ struct gs_early {
 	pthread_t *th;
 	unsigned nth;
 	int stopped, enumerated;
+	int joining;         /* the threads may end (gs_early_join) */
 	struct gs_corder *order;
 	size_t started, taken;
 };
@@ -66,7 +67,9 @@ static void *compile_thread(void *arg)
 	pthread_mutex_lock(&e->mu);
 	for (;;) {
 		struct item *x = e->stopped ? NULL : pick(e);
-		if (!x && (e->stopped || e->enumerated))
+		/* done, but kept until the join: the compile servers this
+		 * thread started die with it, and the sweep compiles on them */
+		if (!x && (e->stopped || e->enumerated) && e->joining)
 			break;
 		if (!x) {
 			pthread_cond_wait(&e->cv, &e->mu);
@@ -256,6 +259,10 @@ void gs_early_join(struct gs_early *e)
 	if (!e)
 		return;
 	gs_early_stop(e);
+	pthread_mutex_lock(&e->mu);
+	e->joining = 1;
+	pthread_cond_broadcast(&e->cv);
+	pthread_mutex_unlock(&e->mu);
 	for (unsigned i = 0; i < e->nth; i++)
 		pthread_join(e->th[i], NULL);
 	e->nth = 0;

@@ -13,7 +13,10 @@
  * When the sweep starts, the pool takes no new work (gs_early_stop), and the
  * sweep's compiles adopt each variant the pool compiled or is compiling
  * (gs_early_take, waiting for it on a compile thread) instead of compiling
- * it again; what it adopts is stored exactly as a compile of its own.
+ * it again; what it adopts is stored exactly as a compile of its own.  The
+ * compile servers the pool's threads started (gen/isolate.c) go on to the
+ * sweep's compiles, so the threads, whose servers die with them, stay until
+ * gs_early_join.
  *
  * Threads: gs_early_run on one thread; gs_early_stop from any; gs_early_has
  * and gs_early_take from any once gs_early_run has returned (before, they
@@ -56,7 +59,8 @@ int gs_early_has(struct gs_early *e, const char *hash);
 /* Its compile, waited for and moved into *b (the caller releases it): 1,
  * or 0 when there is none. */
 int gs_early_take(struct gs_early *e, const char *hash, struct gs_built *b);
-/* Stops and waits for the threads: after it no compile runs here. */
+/* Stops and waits for the threads (the compile servers they started end
+ * with them): after it no compile runs here. */
 void gs_early_join(struct gs_early *e);
 /* How many were compiled; how many taken. */
 void gs_early_counts(struct gs_early *e, size_t *started, size_t *taken);

@@ -271,6 +271,9 @@ int gs_sweep_run(const struct gs_space *sp, struct gs_nvrtc *nvrtc, struct gs_st
 	uv_loop_close(&pl.loop);
 	gs_early_join(o->early); /* its threads' compile servers go too */
 	gs_isolate_shutdown();
+	char *ts = gs_xasprintf("sweep: %zu compile servers started", gs_isolate_started());
+	gs_trace(ts);
+	free(ts);
 	if (o->early) {
 		size_t started, taken;
 		gs_early_counts(o->early, &started, &taken);

@@ -872,20 +872,11 @@ static void plan(struct checker *ck)
 	}
 }
 
-int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, struct gs_diag *d)
+/* One slot of the environment per problem size, parameter, let, the fill
+ * index, each figure and each launch loop, in that order. */
+static void assign_slots(struct checker *ck)
 {
-	struct checker ck;
-	memset(&ck, 0, sizeof ck);
-	ck.sp = sp;
-	ck.d = d;
-	ck.errors_before = d->errors;
-	gs_vm_init(&ck.vm);
-
-	check_duplicates(&ck);
-	index_names(&ck);
-	index_let_deps(&ck);
-
-	/* slots */
+	struct gs_space *sp = ck->sp;
 	size_t nloops = 0;
 	for (size_t i = 0; i < sp->nlaunches; i++)
 		nloops += sp->launches[i].loop != NULL;
@@ -894,18 +885,18 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	sp->nslots = sp->nproblems + sp->nparams + sp->nlets + 1 + GS_FIG_COUNT + nloops;
 	sp->env0 = gs_arena_alloc(&sp->arena, sp->nslots * sizeof(*sp->env0));
 	sp->slot_names = gs_arena_alloc(&sp->arena, sp->nslots * sizeof(char *));
-	ck.slot_level = gs_xcalloc(sp->nslots, sizeof(int));
-	ck.slot_kind = gs_xcalloc(sp->nslots, 1);
-	ck.slot_index = gs_xcalloc(sp->nslots, sizeof(int));
+	ck->slot_level = gs_xcalloc(sp->nslots, sizeof(int));
+	ck->slot_kind = gs_xcalloc(sp->nslots, 1);
+	ck->slot_index = gs_xcalloc(sp->nslots, sizeof(int));
 	size_t s = 0;
 	for (size_t i = 0; i < sp->nslots; i++) {
 		sp->env0[i] = gs_none();
-		ck.slot_level[i] = -1;
+		ck->slot_level[i] = -1;
 	}
 #define SLOT(kind_, idx_, name_)                                                                  \
 	do {                                                                                       \
-		ck.slot_kind[s] = (kind_);                                                         \
-		ck.slot_index[s] = (int)(idx_);                                                    \
+		ck->slot_kind[s] = (kind_);                                                        \
+		ck->slot_index[s] = (int)(idx_);                                                   \
 		sp->slot_names[s] = (name_);                                                       \
 	} while (0)
 	for (size_t i = 0; i < sp->nproblems; i++, s++) {
@@ -914,7 +905,7 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 	}
 	for (size_t i = 0; i < sp->nparams; i++, s++) {
 		sp->params[i].slot = (int)s;
-		ck.slot_level[s] = (int)i;
+		ck->slot_level[s] = (int)i;
 		SLOT(SL_PARAM, i, sp->params[i].name);
 	}
 	for (size_t i = 0; i < sp->nlets; i++, s++) {
@@ -941,18 +932,203 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 		s++;
 	}
 #undef SLOT
-	/* candidates for "did you mean": every user name */
-	ck.nnames = sp->nproblems + sp->nparams + sp->nlets + sp->nbuffers;
-	ck.names = gs_xmalloc((ck.nnames + 1) * sizeof(*ck.names));
+}
+
+/* The candidates for "did you mean": every user name. */
+static void collect_names(struct checker *ck)
+{
+	struct gs_space *sp = ck->sp;
+	ck->nnames = sp->nproblems + sp->nparams + sp->nlets + sp->nbuffers;
+	ck->names = gs_xmalloc((ck->nnames + 1) * sizeof(*ck->names));
 	size_t k = 0;
 	for (size_t i = 0; i < sp->nproblems; i++)
-		ck.names[k++] = sp->problems[i].name;
+		ck->names[k++] = sp->problems[i].name;
 	for (size_t i = 0; i < sp->nparams; i++)
-		ck.names[k++] = sp->params[i].name;
+		ck->names[k++] = sp->params[i].name;
 	for (size_t i = 0; i < sp->nlets; i++)
-		ck.names[k++] = sp->lets[i].name;
+		ck->names[k++] = sp->lets[i].name;
 	for (size_t i = 0; i < sp->nbuffers; i++)
-		ck.names[k++] = sp->buffers[i].name;
+		ck->names[k++] = sp->buffers[i].name;
+}
+
+/* Constraints, compiler options, the kernel name, the geometry and the
+ * shared memory size: what every configuration evaluates. */
+static void compile_config_code(struct checker *ck)
+{
+	struct gs_space *sp = ck->sp;
+	struct gs_diag *d = ck->d;
+	for (size_t i = 0; i < sp->nrequires; i++) {
+		struct gs_require *r = &sp->requires[i];
+		r->code = compile(ck, r->expr, SC_PROBLEMS | SC_PARAMS | SC_LETS, "a constraint");
+		r->loc = gs_expr_span(r->expr);
+		r->level = code_level(ck, r->code);
+	}
+	const unsigned all = SC_PROBLEMS | SC_PARAMS | SC_LETS;
+	for (size_t i = 0; i < sp->nparams; i++) {
+		struct gs_param *pa = &sp->params[i];
+		compile_tmpl(ck, pa->option, all, "a compiler option");
+		if (pa->option_if)
+			pa->option_if_code = compile(ck, pa->option_if, all, "a compiler option");
+	}
+	for (size_t i = 0; i < sp->noptions; i++) {
+		compile_tmpl(ck, sp->options[i].text, all, "a compiler option");
+		if (sp->options[i].cond)
+			sp->options[i].cond_code = compile(ck, sp->options[i].cond, all,
+							   "a compiler option");
+	}
+	compile_tmpl(ck, sp->kernel_tmpl, all, "a kernel name");
+	compile_geom(ck, &sp->block, all, "a block size", NULL);
+	compile_geom(ck, &sp->grid, all, "a grid size", NULL);
+	if (sp->t1_other_grid.n) {
+		/* only compared, never launched: its errors are no errors of
+		 * the space, and without it there is nothing to compare */
+		struct gs_diag quiet = GS_DIAG_INIT;
+		ck->d = &quiet;
+		compile_geom(ck, &sp->t1_other_grid, all, "a grid size", NULL);
+		ck->d = d;
+		for (int i = 0; quiet.n && i < sp->t1_other_grid.n; i++) {
+			gs_code_free(sp->t1_other_grid.c[i]);
+			sp->t1_other_grid.c[i] = NULL;
+		}
+		if (quiet.n)
+			sp->t1_other_grid.n = 0;
+		gs_diag_release(&quiet);
+	}
+	if (sp->shared)
+		sp->shared_c = compile(ck, sp->shared, all, "a shared memory size");
+}
+
+/* A buffer's element count, fill and tolerance. */
+static void check_buffer(struct checker *ck, struct gs_buffer *b)
+{
+	struct gs_space *sp = ck->sp;
+	struct gs_diag *d = ck->d;
+	const char *what = "a buffer's size or fill";
+	b->count_c = compile(ck, b->count, SC_PROBLEMS, what);
+	struct gs_value v;
+	if (b->count_c && eval_const(ck, b->count_c, &v) == 0) {
+		if (v.t != GS_V_INT && v.t != GS_V_BOOL)
+			gs_diag_error(d, b->count->loc, "element count must be an integer, not '%s'",
+				      gs_vtype_name(v.t));
+		else if (v.i < 0)
+			gs_diag_error(d, b->count->loc, "element count is negative (%lld)",
+				      (long long)v.i);
+		else
+			b->n = v.i;
+	}
+	struct gs_fill *f = &b->fill;
+	f->seed_c = compile(ck, f->seed, SC_PROBLEMS, what);
+	f->lo_c = compile(ck, f->lo, SC_PROBLEMS, what);
+	f->hi_c = compile(ck, f->hi, SC_PROBLEMS, what);
+	f->value_c = compile(ck, f->value,
+			     SC_PROBLEMS | (f->kind == GS_FILL_INDEX ? SC_FILL : 0), what);
+	if (f->kind == GS_FILL_FILE && f->path && f->path[0] != '/' && sp->dir[0]) {
+		char *q = gs_xasprintf("%s/%s", sp->dir, f->path);
+		f->path = gs_arena_strdup(&sp->arena, q);
+		free(q);
+	}
+	if (f->kind == GS_FILL_FILE && f->path) {
+		/* a device or a FIFO is no data, as run would find out later */
+		int fd = gs_open_regular(f->path, GS_DATA_READ_MAX, NULL);
+		if (fd >= 0)
+			close(fd);
+		else if (fd == GS_ENOTREG || fd == -EISDIR || fd == -EFBIG)
+			gs_diag_error(d, f->loc, "cannot read '%s': %s", f->path,
+				      fd == -EFBIG ? "larger than the " GS_DATA_READ_MAX_TEXT " limit"
+						   : gs_read_strerror(fd));
+	}
+	if (b->tol && gs_btype_is_int(b->type)) {
+		gs_diag_error(d, b->tol->loc,
+			      "'%s' holds integers, which are compared exactly: remove the tolerance",
+			      b->name);
+		b->tolerance = 0;
+	} else if (b->tol) {
+		b->tol_c = compile(ck, b->tol, SC_PROBLEMS, "a tolerance");
+		if (b->tol_c && eval_const(ck, b->tol_c, &v) == 0) {
+			if (!(v.t == GS_V_INT || v.t == GS_V_FLOAT) ||
+			    (v.t == GS_V_INT ? v.i < 0 : !(v.f >= 0)))
+				gs_diag_error(d, b->tol->loc,
+					      "tolerance must be a number >= 0");
+			else
+				b->tolerance = v.t == GS_V_INT ? (double)v.i : v.f;
+		}
+	} else if (b->kind == GS_BUF_OUTPUT || b->kind == GS_BUF_INOUT) {
+		b->tolerance = gs_btype_is_int(b->type) ? 0 : 1e-5;
+	}
+}
+
+/* The kernel's files, its launches and that the kernel is in them. */
+static void check_kernel(struct checker *ck)
+{
+	struct gs_space *sp = ck->sp;
+	struct gs_diag *d = ck->d;
+	load_files(ck);
+	if ((sp->nlaunches || sp->nrefs) && !sp->kernel)
+		gs_diag_error(d, sp->nlaunches ? sp->launches[0].loc : sp->refs[0].loc,
+			      "a launch needs a `kernel NAME from \"FILE\"` statement");
+	for (size_t i = 0; i < sp->nlaunches; i++)
+		check_launch(ck, &sp->launches[i], i);
+	for (size_t i = 0; i < sp->nrefs; i++)
+		check_launch(ck, &sp->refs[i], i);
+	if (sp->kernel && !sp->nlaunches && sp->nfiles && sp->files[0].text &&
+	    !strchr(sp->kernel, '<') && !has_word(sp->files[0].text, sp->kernel)) {
+		gs_diag_error(d, sp->kernel_loc, "kernel '%s' not found in '%s'", sp->kernel,
+			      sp->files[0].path);
+	}
+}
+
+/* The timeout of one configuration, 10 s unless the space says. */
+static void check_timeout(struct checker *ck)
+{
+	struct gs_space *sp = ck->sp;
+	sp->timeout = 10;
+	if (!sp->timeout_e)
+		return;
+	struct gs_code *c = compile(ck, sp->timeout_e, SC_PROBLEMS, "a timeout");
+	struct gs_value v;
+	if (c && eval_const(ck, c, &v) == 0) {
+		if ((v.t != GS_V_INT && v.t != GS_V_FLOAT) ||
+		    !((v.t == GS_V_INT ? (double)v.i : v.f) > 0))
+			gs_diag_error(ck->d, sp->timeout_e->loc, "timeout must be a number of seconds > 0");
+		else
+			sp->timeout = v.t == GS_V_INT ? (double)v.i : v.f;
+	}
+	gs_code_free(c);
+}
+
+static void checker_release(struct checker *ck)
+{
+	gs_vm_release(&ck->vm);
+	free(ck->slot_level);
+	free(ck->slot_kind);
+	free(ck->slot_index);
+	free(ck->names);
+	free(ck->let_stack);
+	free(ck->let_order);
+	free(ck->dep_start);
+	free(ck->deps);
+	free(ck->dfs_stack);
+	free(ck->dfs_next);
+	free(ck->dfs_mark);
+	free(ck->dfs_on);
+	free(ck->prob_state);
+	gs_strmap_release(&ck->by_name);
+}
+
+int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, struct gs_diag *d)
+{
+	struct checker ck;
+	memset(&ck, 0, sizeof ck);
+	ck.sp = sp;
+	ck.d = d;
+	ck.errors_before = d->errors;
+	gs_vm_init(&ck.vm);
+
+	check_duplicates(&ck);
+	index_names(&ck);
+	index_let_deps(&ck);
+	assign_slots(&ck);
+	collect_names(&ck);
 	ck.let_stack = gs_xmalloc((sp->nlets + 1) * sizeof(int));
 	ck.let_order = gs_xmalloc((sp->nlets + 1) * sizeof(int));
 	ck.prob_state = gs_xcalloc(sp->nproblems + 1, sizeof(int));
@@ -964,148 +1140,18 @@ int gs_check_space(struct gs_space *sp, const char *const *sets, size_t nsets, s
 		eval_domain(&ck, &sp->params[i]);
 	for (size_t i = 0; i < sp->nlets; i++)
 		ensure_let_deps(&ck, i);
-	for (size_t i = 0; i < sp->nrequires; i++) {
-		struct gs_require *r = &sp->requires[i];
-		r->code = compile(&ck, r->expr, SC_PROBLEMS | SC_PARAMS | SC_LETS, "a constraint");
-		r->loc = gs_expr_span(r->expr);
-		r->level = code_level(&ck, r->code);
-	}
-	const unsigned all = SC_PROBLEMS | SC_PARAMS | SC_LETS;
-	for (size_t i = 0; i < sp->nparams; i++) {
-		struct gs_param *pa = &sp->params[i];
-		compile_tmpl(&ck, pa->option, all, "a compiler option");
-		if (pa->option_if)
-			pa->option_if_code = compile(&ck, pa->option_if, all, "a compiler option");
-	}
-	for (size_t i = 0; i < sp->noptions; i++) {
-		compile_tmpl(&ck, sp->options[i].text, all, "a compiler option");
-		if (sp->options[i].cond)
-			sp->options[i].cond_code = compile(&ck, sp->options[i].cond, all,
-							   "a compiler option");
-	}
-	compile_tmpl(&ck, sp->kernel_tmpl, all, "a kernel name");
-	compile_geom(&ck, &sp->block, all, "a block size", NULL);
-	compile_geom(&ck, &sp->grid, all, "a grid size", NULL);
-	if (sp->t1_other_grid.n) {
-		/* only compared, never launched: its errors are no errors of
-		 * the space, and without it there is nothing to compare */
-		struct gs_diag quiet = GS_DIAG_INIT;
-		ck.d = &quiet;
-		compile_geom(&ck, &sp->t1_other_grid, all, "a grid size", NULL);
-		ck.d = d;
-		for (int i = 0; quiet.n && i < sp->t1_other_grid.n; i++) {
-			gs_code_free(sp->t1_other_grid.c[i]);
-			sp->t1_other_grid.c[i] = NULL;
-		}
-		if (quiet.n)
-			sp->t1_other_grid.n = 0;
-		gs_diag_release(&quiet);
-	}
-	if (sp->shared)
-		sp->shared_c = compile(&ck, sp->shared, all, "a shared memory size");
-
-	for (size_t i = 0; i < sp->nbuffers; i++) {
-		struct gs_buffer *b = &sp->buffers[i];
-		const char *what = "a buffer's size or fill";
-		b->count_c = compile(&ck, b->count, SC_PROBLEMS, what);
-		struct gs_value v;
-		if (b->count_c && eval_const(&ck, b->count_c, &v) == 0) {
-			if (v.t != GS_V_INT && v.t != GS_V_BOOL)
-				gs_diag_error(d, b->count->loc, "element count must be an integer, not '%s'",
-					      gs_vtype_name(v.t));
-			else if (v.i < 0)
-				gs_diag_error(d, b->count->loc, "element count is negative (%lld)",
-					      (long long)v.i);
-			else
-				b->n = v.i;
-		}
-		struct gs_fill *f = &b->fill;
-		f->seed_c = compile(&ck, f->seed, SC_PROBLEMS, what);
-		f->lo_c = compile(&ck, f->lo, SC_PROBLEMS, what);
-		f->hi_c = compile(&ck, f->hi, SC_PROBLEMS, what);
-		f->value_c = compile(&ck, f->value,
-				     SC_PROBLEMS | (f->kind == GS_FILL_INDEX ? SC_FILL : 0), what);
-		if (f->kind == GS_FILL_FILE && f->path && f->path[0] != '/' && sp->dir[0]) {
-			char *q = gs_xasprintf("%s/%s", sp->dir, f->path);
-			f->path = gs_arena_strdup(&sp->arena, q);
-			free(q);
-		}
-		if (f->kind == GS_FILL_FILE && f->path) {
-			/* a device or a FIFO is no data, as run would find out later */
-			int fd = gs_open_regular(f->path, GS_DATA_READ_MAX, NULL);
-			if (fd >= 0)
-				close(fd);
-			else if (fd == GS_ENOTREG || fd == -EISDIR || fd == -EFBIG)
-				gs_diag_error(d, f->loc, "cannot read '%s': %s", f->path,
-					      fd == -EFBIG ? "larger than the " GS_DATA_READ_MAX_TEXT " limit"
-							   : gs_read_strerror(fd));
-		}
-		if (b->tol && gs_btype_is_int(b->type)) {
-			gs_diag_error(d, b->tol->loc,
-				      "'%s' holds integers, which are compared exactly: remove the tolerance",
-				      b->name);
-			b->tolerance = 0;
-		} else if (b->tol) {
-			b->tol_c = compile(&ck, b->tol, SC_PROBLEMS, "a tolerance");
-			if (b->tol_c && eval_const(&ck, b->tol_c, &v) == 0) {
-				if (!(v.t == GS_V_INT || v.t == GS_V_FLOAT) ||
-				    (v.t == GS_V_INT ? v.i < 0 : !(v.f >= 0)))
-					gs_diag_error(d, b->tol->loc,
-						      "tolerance must be a number >= 0");
-				else
-					b->tolerance = v.t == GS_V_INT ? (double)v.i : v.f;
-			}
-		} else if (b->kind == GS_BUF_OUTPUT || b->kind == GS_BUF_INOUT) {
-			b->tolerance = gs_btype_is_int(b->type) ? 0 : 1e-5;
-		}
-	}
-
-	load_files(&ck);
-	if ((sp->nlaunches || sp->nrefs) && !sp->kernel)
-		gs_diag_error(d, sp->nlaunches ? sp->launches[0].loc : sp->refs[0].loc,
-			      "a launch needs a `kernel NAME from \"FILE\"` statement");
-	for (size_t i = 0; i < sp->nlaunches; i++)
-		check_launch(&ck, &sp->launches[i], i);
-	for (size_t i = 0; i < sp->nrefs; i++)
-		check_launch(&ck, &sp->refs[i], i);
-	if (sp->kernel && !sp->nlaunches && sp->nfiles && sp->files[0].text &&
-	    !strchr(sp->kernel, '<') && !has_word(sp->files[0].text, sp->kernel)) {
-		gs_diag_error(d, sp->kernel_loc, "kernel '%s' not found in '%s'", sp->kernel,
-			      sp->files[0].path);
-	}
-
+	compile_config_code(&ck);
+	for (size_t i = 0; i < sp->nbuffers; i++)
+		check_buffer(&ck, &sp->buffers[i]);
+	check_kernel(&ck);
 	check_baseline(&ck);
+	const unsigned all = SC_PROBLEMS | SC_PARAMS | SC_LETS;
 	for (size_t i = 0; i < sp->nmetrics; i++)
 		sp->metrics[i].code = compile(&ck, sp->metrics[i].expr, all | SC_FIGURES, "a metric");
-	sp->timeout = 10;
-	if (sp->timeout_e) {
-		struct gs_code *c = compile(&ck, sp->timeout_e, SC_PROBLEMS, "a timeout");
-		struct gs_value v;
-		if (c && eval_const(&ck, c, &v) == 0) {
-			if ((v.t != GS_V_INT && v.t != GS_V_FLOAT) ||
-			    !((v.t == GS_V_INT ? (double)v.i : v.f) > 0))
-				gs_diag_error(d, sp->timeout_e->loc, "timeout must be a number of seconds > 0");
-			else
-				sp->timeout = v.t == GS_V_INT ? (double)v.i : v.f;
-		}
-		gs_code_free(c);
-	}
+	check_timeout(&ck);
 	plan(&ck);
 
-	gs_vm_release(&ck.vm);
-	free(ck.slot_level);
-	free(ck.slot_kind);
-	free(ck.slot_index);
-	free(ck.names);
-	free(ck.let_stack);
-	free(ck.let_order);
-	free(ck.dep_start);
-	free(ck.deps);
-	free(ck.dfs_stack);
-	free(ck.dfs_next);
-	free(ck.dfs_mark);
-	free(ck.dfs_on);
-	free(ck.prob_state);
-	gs_strmap_release(&ck.by_name);
-	return (int)(d->errors - ck.errors_before);
+	int errors = (int)(d->errors - ck.errors_before);
+	checker_release(&ck);
+	return errors;
 }

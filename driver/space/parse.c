@@ -955,15 +955,326 @@ static void launch_stmt(struct parser *p, int reference, struct gs_loc kwloc, st
 	}
 }
 
+/* Each statement's parser is called after its keyword, at kwloc. */
+typedef void stmt_fn(struct parser *p, struct gs_loc kwloc, struct caps *caps);
+
+static void kernel_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	struct gs_loc nloc;
+	char *name = NULL;
+	struct gs_tmpl *tmpl = NULL;
+	if (peek_kind(p) == GS_TOK_STRING) {
+		/* a C++ name expression: launches call it by its identifier */
+		name = take_string(p, "a kernel name", &nloc);
+		if (!name)
+			return;
+		tmpl = template(p, nloc, name);
+		size_t n = 0;
+		while (name[n] == '_' || (name[n] >= 'a' && name[n] <= 'z') ||
+		       (name[n] >= 'A' && name[n] <= 'Z') || (n && name[n] >= '0' && name[n] <= '9'))
+			n++;
+		if (n == 0) {
+			perr(p, nloc, "a kernel name expression starts with the kernel's name");
+			return;
+		}
+		name = gs_arena_strndup(p->a, name, n);
+	} else {
+		name = take_name(p, "a kernel name", &nloc);
+	}
+	if (!name)
+		return;
+	sp->kernel_tmpl = tmpl;
+	if (!peek_word(p, "from")) {
+		perr(p, peek(p)->loc, "expected 'from' and the kernel's source file, found %s",
+		     describe(peek(p)));
+		return;
+	}
+	drop(p);
+	struct gs_loc floc;
+	char *path = take_string(p, "the kernel's source file", &floc);
+	if (!path)
+		return;
+	if (sp->kernel) {
+		perr(p, kwloc, "only one kernel statement (reference kernels take 'from')");
+		return;
+	}
+	sp->kernel = name;
+	sp->kernel_loc = nloc;
+	GROW(sp->files, sp->nfiles, caps->files);
+	/* file 0 is always the kernel's: move any reference file after it */
+	memmove(sp->files + 1, sp->files, sp->nfiles * sizeof(*sp->files));
+	sp->files[0] = (struct gs_kfile){ floc, path, NULL, 0 };
+	sp->nfiles++;
+	for (size_t i = 0; i < sp->nrefs; i++)
+		if (sp->refs[i].file >= 0)
+			sp->refs[i].file++;
+}
+
+static void problem_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)kwloc;
+	struct gs_problem pr;
+	memset(&pr, 0, sizeof pr);
+	pr.name = take_name(p, "a problem constant name", &pr.loc);
+	if (!pr.name)
+		return;
+	expect(p, GS_TOK_ASSIGN, "'='");
+	pr.expr = test(p);
+	if (peek_word(p, "emu")) {
+		drop(p);
+		pr.emu_expr = test(p);
+	}
+	GROW(sp->problems, sp->nproblems, caps->problems);
+	sp->problems[sp->nproblems++] = pr;
+}
+
+static void param_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)kwloc;
+	struct gs_param pa;
+	memset(&pa, 0, sizeof pa);
+	pa.define = 1;
+	pa.name = take_name(p, "a parameter name", &pa.loc);
+	if (!pa.name)
+		return;
+	if (!expect(p, GS_TOK_IN, "'in' and the parameter's values"))
+		return;
+	pa.dom_expr = test(p);
+	for (;;) {
+		if (peek_word(p, "option")) {
+			drop(p);
+			pa.option = string_template(p, "a compiler option in quotes");
+			if (peek_kind(p) == GS_TOK_IF) {
+				drop(p);
+				pa.option_if = test(p);
+			}
+		} else if (peek_word(p, "nodefine")) {
+			drop(p);
+			pa.define = 0;
+		} else {
+			break;
+		}
+	}
+	GROW(sp->params, sp->nparams, caps->params);
+	sp->params[sp->nparams++] = pa;
+}
+
+static void let_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)kwloc;
+	struct gs_let l;
+	memset(&l, 0, sizeof l);
+	l.define = 1;
+	l.name = take_name(p, "a name", &l.loc);
+	if (!l.name)
+		return;
+	expect(p, GS_TOK_ASSIGN, "'='");
+	l.expr = test(p);
+	if (peek_word(p, "nodefine")) {
+		drop(p);
+		l.define = 0;
+	}
+	GROW(sp->lets, sp->nlets, caps->lets);
+	sp->lets[sp->nlets++] = l;
+}
+
+static void require_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)kwloc;
+	struct gs_require r;
+	memset(&r, 0, sizeof r);
+	r.expr = test(p);
+	r.loc = r.expr->loc;
+	if (peek_kind(p) == GS_TOK_ELSE) {
+		drop(p);
+		r.msg = take_string(p, "a message in quotes", NULL);
+	}
+	GROW(sp->requires, sp->nrequires, caps->requires);
+	sp->requires[sp->nrequires++] = r;
+}
+
+static void option_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)kwloc;
+	struct gs_option o;
+	memset(&o, 0, sizeof o);
+	o.text = string_template(p, "a compiler option in quotes");
+	if (!o.text)
+		return;
+	if (peek_kind(p) == GS_TOK_IF) {
+		drop(p);
+		o.cond = test(p);
+	}
+	GROW(sp->options, sp->noptions, caps->options);
+	sp->options[sp->noptions++] = o;
+}
+
+static void block_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	(void)caps;
+	if (p->sp->block.n)
+		perr(p, kwloc, "block given twice");
+	geometry(p, &p->sp->block, kwloc);
+}
+
+static void grid_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	(void)caps;
+	if (p->sp->grid.n)
+		perr(p, kwloc, "grid given twice");
+	geometry(p, &p->sp->grid, kwloc);
+}
+
+static void shared_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	(void)caps;
+	if (p->sp->shared)
+		perr(p, kwloc, "shared given twice");
+	p->sp->shared = test(p);
+}
+
+static void input_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	buffer_stmt(p, GS_BUF_INPUT, kwloc, caps);
+}
+
+static void output_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	buffer_stmt(p, GS_BUF_OUTPUT, kwloc, caps);
+}
+
+static void inout_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	buffer_stmt(p, GS_BUF_INOUT, kwloc, caps);
+}
+
+static void scratch_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	buffer_stmt(p, GS_BUF_SCRATCH, kwloc, caps);
+}
+
+static void kernel_launch_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	launch_stmt(p, 0, kwloc, caps);
+}
+
+static void reference_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	launch_stmt(p, 1, kwloc, caps);
+}
+
+static void baseline_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)caps;
+	if (sp->baseline_exprs) {
+		perr(p, kwloc, "baseline given twice");
+		return;
+	}
+	sp->baseline_loc = kwloc;
+	struct vec v = { 0 };
+	size_t lcap = 0, nl = 0;
+	struct gs_loc *locs = NULL;
+	for (;;) {
+		struct gs_loc nl_loc;
+		char *n = take_name(p, "a parameter name", &nl_loc);
+		if (!n)
+			break;
+		expect(p, GS_TOK_ASSIGN, "'='");
+		vec_push(&v, test(p), n);
+		gs_grow(&locs, &lcap, nl + 1, sizeof(*locs));
+		locs[nl++] = nl_loc;
+		if (peek_kind(p) != GS_TOK_COMMA)
+			break;
+		drop(p);
+	}
+	/* stored as a call node: items are values, kwnames the parameter names */
+	struct gs_expr *e = node(p, GS_E_CALL, kwloc);
+	vec_to(p, &v, e, 1);
+	if (!e->kwnames && e->n) {
+		e->kwnames = gs_arena_alloc(p->a, e->n * sizeof(char *));
+		memset(e->kwnames, 0, e->n * sizeof(char *));
+	}
+	sp->baseline_exprs = gs_arena_alloc(p->a, sizeof(struct gs_expr *));
+	sp->baseline_exprs[0] = e;
+	sp->baseline_locs = gs_arena_alloc(p->a, (nl ? nl : 1) * sizeof(*locs));
+	if (nl)
+		memcpy(sp->baseline_locs, locs, nl * sizeof(*locs));
+	free(locs);
+}
+
+static void metric_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	struct gs_space *sp = p->sp;
+	(void)kwloc;
+	struct gs_metric m;
+	memset(&m, 0, sizeof m);
+	m.higher = 1;
+	m.name = take_name(p, "a metric name", &m.loc);
+	if (!m.name)
+		return;
+	expect(p, GS_TOK_ASSIGN, "'='");
+	m.expr = test(p);
+	if (peek_word(p, "higher")) {
+		drop(p);
+	} else if (peek_word(p, "lower")) {
+		drop(p);
+		m.higher = 0;
+	}
+	GROW(sp->metrics, sp->nmetrics, caps->metrics);
+	sp->metrics[sp->nmetrics++] = m;
+}
+
+static void timeout_stmt(struct parser *p, struct gs_loc kwloc, struct caps *caps)
+{
+	(void)caps;
+	if (p->sp->timeout_e)
+		perr(p, kwloc, "timeout given twice");
+	p->sp->timeout_e = test(p);
+}
+
+/* Every statement: its keyword (in the order "did you mean" offers them) and
+ * its parser. */
+#define GS_STATEMENTS(X)                                                                           \
+	X("kernel", kernel_stmt)                                                                   \
+	X("problem", problem_stmt)                                                                 \
+	X("param", param_stmt)                                                                     \
+	X("let", let_stmt)                                                                         \
+	X("require", require_stmt)                                                                 \
+	X("option", option_stmt)                                                                   \
+	X("block", block_stmt)                                                                     \
+	X("grid", grid_stmt)                                                                       \
+	X("shared", shared_stmt)                                                                   \
+	X("input", input_stmt)                                                                     \
+	X("output", output_stmt)                                                                   \
+	X("inout", inout_stmt)                                                                     \
+	X("scratch", scratch_stmt)                                                                 \
+	X("launch", kernel_launch_stmt)                                                            \
+	X("reference", reference_stmt)                                                             \
+	X("baseline", baseline_stmt)                                                               \
+	X("metric", metric_stmt)                                                                   \
+	X("timeout", timeout_stmt)
+
 static const char *statements[] = {
-	"kernel", "problem", "param",  "let",   "require", "option",   "block",  "grid",
-	"shared", "input",   "output", "inout", "scratch", "launch", "reference", "baseline",
-	"metric", "timeout",
+#define X(word, fn) word,
+	GS_STATEMENTS(X)
+#undef X
+};
+
+static stmt_fn *const statement_fns[] = {
+#define X(word, fn) fn,
+	GS_STATEMENTS(X)
+#undef X
 };
 
 static void statement(struct parser *p, struct caps *caps)
 {
-	struct gs_space *sp = p->sp;
 	const struct gs_token *t = peek(p);
 	struct gs_loc kwloc = t->loc;
 	if (t->kind != GS_TOK_NAME) {
@@ -980,213 +1291,7 @@ static void statement(struct parser *p, struct caps *caps)
 		return;
 	}
 	drop(p);
-	const char *word = statements[kw];
-	if (!strcmp(word, "kernel")) {
-		struct gs_loc nloc;
-		char *name = NULL;
-		struct gs_tmpl *tmpl = NULL;
-		if (peek_kind(p) == GS_TOK_STRING) {
-			/* a C++ name expression: launches call it by its identifier */
-			name = take_string(p, "a kernel name", &nloc);
-			if (!name)
-				return;
-			tmpl = template(p, nloc, name);
-			size_t n = 0;
-			while (name[n] == '_' || (name[n] >= 'a' && name[n] <= 'z') ||
-			       (name[n] >= 'A' && name[n] <= 'Z') || (n && name[n] >= '0' && name[n] <= '9'))
-				n++;
-			if (n == 0) {
-				perr(p, nloc, "a kernel name expression starts with the kernel's name");
-				return;
-			}
-			name = gs_arena_strndup(p->a, name, n);
-		} else {
-			name = take_name(p, "a kernel name", &nloc);
-		}
-		if (!name)
-			return;
-		sp->kernel_tmpl = tmpl;
-		if (!peek_word(p, "from")) {
-			perr(p, peek(p)->loc, "expected 'from' and the kernel's source file, found %s",
-			     describe(peek(p)));
-			return;
-		}
-		drop(p);
-		struct gs_loc floc;
-		char *path = take_string(p, "the kernel's source file", &floc);
-		if (!path)
-			return;
-		if (sp->kernel) {
-			perr(p, kwloc, "only one kernel statement (reference kernels take 'from')");
-			return;
-		}
-		sp->kernel = name;
-		sp->kernel_loc = nloc;
-		GROW(sp->files, sp->nfiles, caps->files);
-		/* file 0 is always the kernel's: move any reference file after it */
-		memmove(sp->files + 1, sp->files, sp->nfiles * sizeof(*sp->files));
-		sp->files[0] = (struct gs_kfile){ floc, path, NULL, 0 };
-		sp->nfiles++;
-		for (size_t i = 0; i < sp->nrefs; i++)
-			if (sp->refs[i].file >= 0)
-				sp->refs[i].file++;
-	} else if (!strcmp(word, "problem")) {
-		struct gs_problem pr;
-		memset(&pr, 0, sizeof pr);
-		pr.name = take_name(p, "a problem constant name", &pr.loc);
-		if (!pr.name)
-			return;
-		expect(p, GS_TOK_ASSIGN, "'='");
-		pr.expr = test(p);
-		if (peek_word(p, "emu")) {
-			drop(p);
-			pr.emu_expr = test(p);
-		}
-		GROW(sp->problems, sp->nproblems, caps->problems);
-		sp->problems[sp->nproblems++] = pr;
-	} else if (!strcmp(word, "param")) {
-		struct gs_param pa;
-		memset(&pa, 0, sizeof pa);
-		pa.define = 1;
-		pa.name = take_name(p, "a parameter name", &pa.loc);
-		if (!pa.name)
-			return;
-		if (!expect(p, GS_TOK_IN, "'in' and the parameter's values"))
-			return;
-		pa.dom_expr = test(p);
-		for (;;) {
-			if (peek_word(p, "option")) {
-				drop(p);
-				pa.option = string_template(p, "a compiler option in quotes");
-				if (peek_kind(p) == GS_TOK_IF) {
-					drop(p);
-					pa.option_if = test(p);
-				}
-			} else if (peek_word(p, "nodefine")) {
-				drop(p);
-				pa.define = 0;
-			} else {
-				break;
-			}
-		}
-		GROW(sp->params, sp->nparams, caps->params);
-		sp->params[sp->nparams++] = pa;
-	} else if (!strcmp(word, "let")) {
-		struct gs_let l;
-		memset(&l, 0, sizeof l);
-		l.define = 1;
-		l.name = take_name(p, "a name", &l.loc);
-		if (!l.name)
-			return;
-		expect(p, GS_TOK_ASSIGN, "'='");
-		l.expr = test(p);
-		if (peek_word(p, "nodefine")) {
-			drop(p);
-			l.define = 0;
-		}
-		GROW(sp->lets, sp->nlets, caps->lets);
-		sp->lets[sp->nlets++] = l;
-	} else if (!strcmp(word, "require")) {
-		struct gs_require r;
-		memset(&r, 0, sizeof r);
-		r.expr = test(p);
-		r.loc = r.expr->loc;
-		if (peek_kind(p) == GS_TOK_ELSE) {
-			drop(p);
-			r.msg = take_string(p, "a message in quotes", NULL);
-		}
-		GROW(sp->requires, sp->nrequires, caps->requires);
-		sp->requires[sp->nrequires++] = r;
-	} else if (!strcmp(word, "option")) {
-		struct gs_option o;
-		memset(&o, 0, sizeof o);
-		o.text = string_template(p, "a compiler option in quotes");
-		if (!o.text)
-			return;
-		if (peek_kind(p) == GS_TOK_IF) {
-			drop(p);
-			o.cond = test(p);
-		}
-		GROW(sp->options, sp->noptions, caps->options);
-		sp->options[sp->noptions++] = o;
-	} else if (!strcmp(word, "block") || !strcmp(word, "grid")) {
-		struct gs_geom *g = word[0] == 'b' ? &sp->block : &sp->grid;
-		if (g->n)
-			perr(p, kwloc, "%s given twice", word);
-		geometry(p, g, kwloc);
-	} else if (!strcmp(word, "shared")) {
-		if (sp->shared)
-			perr(p, kwloc, "shared given twice");
-		sp->shared = test(p);
-	} else if (!strcmp(word, "input")) {
-		buffer_stmt(p, GS_BUF_INPUT, kwloc, caps);
-	} else if (!strcmp(word, "output")) {
-		buffer_stmt(p, GS_BUF_OUTPUT, kwloc, caps);
-	} else if (!strcmp(word, "inout")) {
-		buffer_stmt(p, GS_BUF_INOUT, kwloc, caps);
-	} else if (!strcmp(word, "scratch")) {
-		buffer_stmt(p, GS_BUF_SCRATCH, kwloc, caps);
-	} else if (!strcmp(word, "launch")) {
-		launch_stmt(p, 0, kwloc, caps);
-	} else if (!strcmp(word, "reference")) {
-		launch_stmt(p, 1, kwloc, caps);
-	} else if (!strcmp(word, "baseline")) {
-		if (sp->baseline_exprs) {
-			perr(p, kwloc, "baseline given twice");
-			return;
-		}
-		sp->baseline_loc = kwloc;
-		struct vec v = { 0 };
-		size_t lcap = 0, nl = 0;
-		struct gs_loc *locs = NULL;
-		for (;;) {
-			struct gs_loc nl_loc;
-			char *n = take_name(p, "a parameter name", &nl_loc);
-			if (!n)
-				break;
-			expect(p, GS_TOK_ASSIGN, "'='");
-			vec_push(&v, test(p), n);
-			gs_grow(&locs, &lcap, nl + 1, sizeof(*locs));
-			locs[nl++] = nl_loc;
-			if (peek_kind(p) != GS_TOK_COMMA)
-				break;
-			drop(p);
-		}
-		/* stored as a call node: items are values, kwnames the parameter names */
-		struct gs_expr *e = node(p, GS_E_CALL, kwloc);
-		vec_to(p, &v, e, 1);
-		if (!e->kwnames && e->n) {
-			e->kwnames = gs_arena_alloc(p->a, e->n * sizeof(char *));
-			memset(e->kwnames, 0, e->n * sizeof(char *));
-		}
-		sp->baseline_exprs = gs_arena_alloc(p->a, sizeof(struct gs_expr *));
-		sp->baseline_exprs[0] = e;
-		sp->baseline_locs = gs_arena_alloc(p->a, (nl ? nl : 1) * sizeof(*locs));
-		if (nl)
-			memcpy(sp->baseline_locs, locs, nl * sizeof(*locs));
-		free(locs);
-	} else if (!strcmp(word, "metric")) {
-		struct gs_metric m;
-		memset(&m, 0, sizeof m);
-		m.higher = 1;
-		m.name = take_name(p, "a metric name", &m.loc);
-		if (!m.name)
-			return;
-		expect(p, GS_TOK_ASSIGN, "'='");
-		m.expr = test(p);
-		if (peek_word(p, "higher")) {
-			drop(p);
-		} else if (peek_word(p, "lower")) {
-			drop(p);
-			m.higher = 0;
-		}
-		GROW(sp->metrics, sp->nmetrics, caps->metrics);
-		sp->metrics[sp->nmetrics++] = m;
-	} else if (!strcmp(word, "timeout")) {
-		if (sp->timeout_e)
-			perr(p, kwloc, "timeout given twice");
-		sp->timeout_e = test(p);
-	}
+	statement_fns[kw](p, kwloc, caps);
 }
 
 int gs_parse_space(struct gs_space *sp, struct gs_diag *d)
