@@ -1,0 +1,100 @@
+#!/bin/bash
+# live-h100.sh — a budgeted search against the exhaustive sweep of the same
+# compile-heavy space, live on one GPU (convbig.space: a 15 x 15
+# convolution whose variants each cost NVRTC seconds).
+#
+#   scripts/bench/search/live-h100.sh exhaustive DIR   # the whole space; call again to resume
+#   scripts/bench/search/live-h100.sh search DIR [BUDGET [STRATEGY]]   # default 10% ils
+#   scripts/bench/search/live-h100.sh compare DIR
+#   scripts/bench/search/live-h100.sh all DIR
+#
+# Run from the repository root on the GPU host, with build/gsearch built
+# (GSEARCH=PATH overrides).  Each step appends its wall seconds to
+# DIR/STEP.wall, so an exhaustive sweep cut short (LIMIT=SECONDS stops it
+# with SIGINT, which lets the work in flight finish: default 560 s, under a
+# 10-minute call) and resumed is timed as the sum of its calls.  The search
+# is a fresh store of its own: it compiles everything it measures, as a
+# user who never ran the exhaustive sweep would.
+set -uo pipefail
+cd "$(dirname "$0")/../../.."
+G=${GSEARCH:-build/gsearch}
+SPACE=scripts/bench/search/convbig.space
+LIMIT=${LIMIT:-560}
+step=${1:-}
+dir=${2:-}
+if [ -z "$step" ] || [ -z "$dir" ]; then
+	echo "usage: $0 exhaustive|search|compare|all DIR [BUDGET [STRATEGY]]" >&2
+	exit 2
+fi
+mkdir -p "$dir"
+
+now() { date +%s.%N; }
+
+# timed STEP COMMAND...: runs it under the time limit, appends its wall seconds
+timed() {
+	local name=$1 t0 t1 rc
+	shift
+	echo "\$ $*"
+	t0=$(now)
+	timeout -s INT -k 30 "$LIMIT" "$@"
+	rc=$?
+	t1=$(now)
+	echo "$t0 $t1 $rc" >>"$dir/$name.wall"
+	awk -v a="$t0" -v b="$t1" -v rc="$rc" -v n="$name" \
+		'BEGIN { printf "WALL %s this call %.1f s (exit %d)\n", n, b - a, rc }'
+	awk -v n="$name" '{ s += $2 - $1 } END { printf "WALL %s total %.1f s over %d call(s)\n", n, s, NR }' \
+		"$dir/$name.wall"
+	return $rc
+}
+
+# best DB: the best ok time (ms) of the store's newest sweep
+best() {
+	"$G" query "$1" top -n 1 --csv | awk -F, '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == "time_ms") c = i; next }
+		NR == 2 && c { print $c }'
+}
+
+wall() { awk '{ s += $2 - $1 } END { printf "%.1f", s }' "$1"; }
+
+do_exhaustive() {
+	"$G" --version | head -1
+	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
+	timed exhaustive "$G" run --quiet --db "$dir/convbig-exhaustive.db" "$SPACE"
+	local rc=$?
+	"$G" query "$dir/convbig-exhaustive.db" summary
+	"$G" query "$dir/convbig-exhaustive.db" top -n 5
+	[ $rc -eq 130 ] || [ $rc -eq 124 ] && echo "exhaustive: cut at ${LIMIT}s; call again to resume"
+	return 0
+}
+
+do_search() {
+	local budget=${3:-10%} strat=${4:-ils}
+	rm -f "$dir/search.wall" "$dir/convbig-search.db"* 2>/dev/null
+	timed search "$G" run --quiet --strategy "$strat" --budget "$budget" \
+		--db "$dir/convbig-search.db" "$SPACE"
+	echo "$strat $budget" >"$dir/search.what"
+	"$G" query "$dir/convbig-search.db" summary
+	"$G" query "$dir/convbig-search.db" top -n 3
+	echo "BEST search $(best "$dir/convbig-search.db") ms"
+}
+
+do_compare() {
+	local be bs we ws
+	be=$(best "$dir/convbig-exhaustive.db")
+	bs=$(best "$dir/convbig-search.db")
+	we=$(wall "$dir/exhaustive.wall")
+	ws=$(wall "$dir/search.wall")
+	awk -v be="$be" -v bs="$bs" -v we="$we" -v ws="$ws" -v what="$(cat "$dir/search.what" 2>/dev/null)" 'BEGIN {
+		printf "COMPARE search=%s best %.4f ms, exhaustive optimum %.4f ms: %+.2f%% (goal <= 3%%); ", \
+			what, bs, be, (bs / be - 1) * 100
+		printf "wall %.1f s of %.1f s = 1/%.1f (goal >= 1/10)\n", ws, we, we / ws
+	}'
+}
+
+case $step in
+exhaustive) do_exhaustive ;;
+search) do_search "$@" ;;
+compare) do_compare ;;
+all) do_exhaustive && do_search "$@" && do_compare ;;
+*) echo "$0: unknown step $step" >&2; exit 2 ;;
+esac
