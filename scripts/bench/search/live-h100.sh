@@ -4,7 +4,7 @@
 # convolution whose variants each cost NVRTC seconds).
 #
 #   scripts/bench/search/live-h100.sh exhaustive DIR   # the whole space; call again to resume
-#   scripts/bench/search/live-h100.sh search DIR [BUDGET [STRATEGY]]   # default 10% ils
+#   scripts/bench/search/live-h100.sh search DIR [BUDGET [STRATEGY]]   # default ils
 #   scripts/bench/search/live-h100.sh compare DIR
 #   scripts/bench/search/live-h100.sh all DIR
 #
@@ -12,14 +12,22 @@
 # (GSEARCH=PATH overrides).  Each step appends its wall seconds to
 # DIR/STEP.wall, so an exhaustive sweep cut short (LIMIT=SECONDS stops it
 # with SIGINT, which lets the work in flight finish: default 560 s, under a
-# 10-minute call) and resumed is timed as the sum of its calls.  The search
-# is a fresh store of its own: it compiles everything it measures, as a
-# user who never ran the exhaustive sweep would.
+# 10-minute call) and resumed is timed as the sum of its calls.  RUN_ARGS
+# adds options to both runs (`--device emu:sm_90 --emu` tries the script on
+# the emulated device).
+#
+# The search is a fresh store of its own: it compiles everything it
+# measures, as a user who never ran the exhaustive sweep would (the compile
+# cache lives in the store).  Its default budget is time, 7% of the
+# exhaustive sweep's wall time: what is in flight when the budget runs out
+# still finishes (up to a compile, seconds here), hence the margin under a
+# tenth.  Without an exhaustive wall time yet it is 10% of the configurations.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 G=${GSEARCH:-build/gsearch}
 SPACE=scripts/bench/search/convbig.space
 LIMIT=${LIMIT:-560}
+read -r -a extra <<<"${RUN_ARGS:-}"
 step=${1:-}
 dir=${2:-}
 if [ -z "$step" ] || [ -z "$dir" ]; then
@@ -59,7 +67,7 @@ wall() { awk '{ s += $2 - $1 } END { printf "%.1f", s }' "$1"; }
 do_exhaustive() {
 	"$G" --version | head -1
 	nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null
-	timed exhaustive "$G" run --quiet --db "$dir/convbig-exhaustive.db" "$SPACE"
+	timed exhaustive "$G" run --quiet "${extra[@]}" --db "$dir/convbig-exhaustive.db" "$SPACE"
 	local rc=$?
 	"$G" query "$dir/convbig-exhaustive.db" summary
 	"$G" query "$dir/convbig-exhaustive.db" top -n 5
@@ -68,9 +76,16 @@ do_exhaustive() {
 }
 
 do_search() {
-	local budget=${3:-10%} strat=${4:-ils}
+	local budget=${3:-} strat=${4:-ils}
+	if [ -z "$budget" ]; then
+		if [ -s "$dir/exhaustive.wall" ]; then
+			budget=$(awk '{ s += $2 - $1 } END { printf "%ds", s * 0.07 }' "$dir/exhaustive.wall")
+		else
+			budget=10%
+		fi
+	fi
 	rm -f "$dir/search.wall" "$dir/convbig-search.db"* 2>/dev/null
-	timed search "$G" run --quiet --strategy "$strat" --budget "$budget" \
+	timed search "$G" run --quiet "${extra[@]}" --strategy "$strat" --budget "$budget" \
 		--db "$dir/convbig-search.db" "$SPACE"
 	echo "$strat $budget" >"$dir/search.what"
 	"$G" query "$dir/convbig-search.db" summary
