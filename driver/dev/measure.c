@@ -611,16 +611,18 @@ static int upload_buffers(struct gs_measure *m, char *err, size_t errlen)
 		const struct gs_buffer *b = &sp->buffers[i];
 		struct devbuf *d = &m->bufs[i];
 		d->bytes = (size_t)b->n * gs_btype_size(b->type);
-		void *host;
+		void *host = NULL;
 		if (o->prefill && i < o->prefill->n && o->prefill->host[i]) {
 			host = o->prefill->host[i];
 			o->prefill->host[i] = NULL;
-		} else {
-			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
 		}
-		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
+		/* the device first: a buffer it has no room for is not filled
+		 * on the host either */
+		if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
 			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
 					  ops->errmsg(m->dev));
+		if (rc == 0 && !host)
+			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
 		if (rc == 0 && d->bytes && ops->upload(m->dev, d->ptr, host, d->bytes) < 0)
 			rc = -1, snprintf(err, errlen, "cannot upload %s: %s", b->name, ops->errmsg(m->dev));
 		if (rc == 0 && is_output(b) && d->bytes) {

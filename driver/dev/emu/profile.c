@@ -43,6 +43,7 @@ static const struct field {
 	{ "clock_mhz", F_DBL, OFF(clock_mhz), 0, 1 },
 	{ "mem_bw_gbs", F_DBL, OFF(mem_bw_gbs), 0, 1 },
 	{ "dram_bw_gbs", F_DBL, OFF(dram_bw_gbs), 0, 0 },
+	{ "global_mem_mb", F_INT, OFF(global_mem_mb), 0, 0 },
 	{ "dram_servers", F_INT, OFF(dram_servers), 0, 0 },
 	{ "dram_spread.p5", F_DBL, OFF(dram_spread[0]), 0, 0 },
 	{ "dram_spread.p10", F_DBL, OFF(dram_spread[1]), 0, 0 },

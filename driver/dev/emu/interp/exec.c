@@ -1303,6 +1303,21 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	int nthr = l->threads > 1 ? l->threads : 1;
 	if (f->seq)
 		nthr = 1;
+	if (l->host_bytes) {
+		/* what ctx_init takes per host thread, roughly: the memory a
+		 * kernel can make large is shared and local memory */
+		uint64_t per = proto.smem_bytes +
+			       (uint64_t)proto.nwarps * (GS_WARP * (proto.local_bytes + proto.lparam_bytes) +
+							 m->rf_bytes + m->npred + 64);
+		if (per > l->host_bytes) {
+			snprintf(err, errlen, "emulator: a block's state takes %llu bytes of host memory, "
+				 "more than the %llu left to the launch",
+				 (unsigned long long)per, (unsigned long long)l->host_bytes);
+			return GS_EMU_NOMEM;
+		}
+		if ((uint64_t)nthr > l->host_bytes / per)
+			nthr = (int)(l->host_bytes / per);
+	}
 	if ((uint64_t)nthr > r.nblocks)
 		nthr = (int)r.nblocks;
 	if (!r.nblocks)
