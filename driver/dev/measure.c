@@ -865,6 +865,10 @@ static void outcome(struct gs_result *r, const char *status, int rc, const char 
 		status = "invalid";
 	} else if (rc == GS_DEV_LAUNCH) {
 		status = "launch_error";
+	} else if (rc == GS_DEV_HOSTLIMIT) {
+		status = "emu_limit";
+	} else if (rc == GS_DEV_HANG) {
+		status = "timeout";
 	}
 	snprintf(r->status, sizeof r->status, "%s", status);
 	va_list ap;
@@ -1264,6 +1268,8 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	struct plan p = { 0 };
 	double tp = gs_now();
 	m->nprof++;
+	if (m->ops->host_limit)
+		m->ops->host_limit(m->dev, m->o.host_limit_s);
 	int rc = m->ops->module_load(m->dev, cubin, cubin_len, &mod);
 	prof(m, P_LOAD, &tp);
 	if (rc < 0) {

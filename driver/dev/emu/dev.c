@@ -67,6 +67,8 @@ struct gs_dev {
 	/* sampled launches (gs_dev_ops.sample): blocks per launch, and the
 	 * interval model's figures of the longest launch since timer_start */
 	int sample;
+	double deadline; /* gs_now() past which launches stop (host_limit); 0: none */
+	double limit_s;
 	struct gs_emu_interval iv;
 	int niv;
 	/* launches already timed since timer_start, by what they were given */
@@ -485,8 +487,25 @@ static void touched_bytes(const struct gs_dev *d, const struct gs_emu_blockstat 
 	free(seen);
 }
 
-/* A launch at its full size, executing only a sample of its blocks and
- * timed by the interval model. */
+/* A launch stopped at its deadline: the device's code, and a message that
+ * says which (a kernel that never ends is a timeout; one that is only
+ * long for the emulator is not the kernel's fault) and what would let
+ * it finish. */
+static int expired(struct gs_dev *d, int rc)
+{
+	if (rc == GS_EMU_HANG)
+		return GS_DEV_HANG; /* d->err has the loop's place */
+	if (d->sample)
+		return fail(d, GS_DEV_HOSTLIMIT, "the emulation took more than the %g s of host "
+			    "time it may (--timeout and twice --max-time); the kernel's time is not "
+			    "known, it is not a timeout: a longer --timeout, or fewer blocks executed "
+			    "per launch (--emu-sample, now %d), lets it finish", d->limit_s, d->sample);
+	return fail(d, GS_DEV_HOSTLIMIT, "the emulation took more than the %g s of host time it "
+		    "may (--timeout and twice --max-time); the kernel's time is not known, it is "
+		    "not a timeout: a longer --timeout, or a smaller emulator size (`problem N = "
+		    "... emu M`), lets it finish", d->limit_s);
+}
+
 /* What a launch was given: its kernel, geometry and argument bytes.  0
  * when the arguments do not fit the key. */
 static int launch_key(struct gs_func *f, const struct gs_emu_launch *l, struct timed *k)
@@ -576,8 +595,17 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 		return d->pending = GS_DEV_STICKY;
 	if (rc == GS_EMU_NOMEM)
 		return GS_DEV_INVALID;
+	if (rc == GS_EMU_EXPIRED || rc == GS_EMU_HANG)
+		return d->pending = expired(d, rc);
 	if (rc < 0)
 		return d->pending = GS_DEV_LAUNCH;
+	return 0;
+}
+
+static int emu_host_limit(struct gs_dev *d, double seconds)
+{
+	d->limit_s = seconds;
+	d->deadline = seconds > 0 ? gs_now() + seconds : 0;
 	return 0;
 }
 
@@ -650,6 +678,7 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		.load_window = f->load_window,
 		.nload_window = f->nload_window,
 		.host_bytes = d->mem.limit ? d->mem.limit - d->mem.used : 0,
+		.deadline = d->deadline,
 	};
 	if (d->mem.limit && !l.host_bytes)
 		l.host_bytes = 1; /* nothing left: every block's state is too much */
@@ -661,6 +690,8 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		return d->pending = GS_DEV_STICKY;
 	if (rc == GS_EMU_NOMEM)
 		return GS_DEV_INVALID;
+	if (rc == GS_EMU_EXPIRED || rc == GS_EMU_HANG)
+		return d->pending = expired(d, rc);
 	if (rc < 0)
 		return d->pending = GS_DEV_LAUNCH;
 	struct gs_emu_geom g = {
@@ -772,4 +803,5 @@ const struct gs_dev_ops gs_dev_emu = {
 	.fill = emu_fill,
 	.report = emu_report,
 	.sample = emu_sample,
+	.host_limit = emu_host_limit,
 };

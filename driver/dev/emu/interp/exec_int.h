@@ -222,6 +222,10 @@ struct gs_xctx {
 	/* the first fault */
 	int rc;
 	char msg[512];
+	/* past the deadline: the block's states at the ends of its rounds
+	 * (exec.c, verdict) */
+	uint64_t seen[64];
+	unsigned nseen;
 	/* whole-run state shared by the host threads */
 	struct gs_xrun *run;
 	/* a sampled launch's observer (model/probe.c), NULL otherwise */

@@ -76,6 +76,9 @@ struct gs_emu_launch {
 	struct gs_emu_mem *mem;
 	int threads;                /* host threads for blocks; <= 1: this thread only */
 	volatile int *cancel;       /* stop early when *cancel becomes non-zero (may be NULL) */
+	double deadline;            /* stop once gs_now() passes it (GS_EMU_EXPIRED, or
+				     * GS_EMU_HANG where a block was seen to loop for
+				     * ever); 0: never */
 	uint64_t host_bytes;        /* the most host memory the blocks' state (shared,
 				     * local memory, registers) may take: fewer host
 				     * threads run blocks, or none (GS_EMU_NOMEM); 0: no
@@ -103,6 +106,8 @@ enum {
 	GS_EMU_BADLAUNCH = -3,   /* bad geometry or arguments */
 	GS_EMU_CANCELED = -4,    /* *launch->cancel became non-zero */
 	GS_EMU_NOMEM = -5,       /* one block's state does not fit host_bytes */
+	GS_EMU_EXPIRED = -6,     /* past launch->deadline, still making progress */
+	GS_EMU_HANG = -7,        /* past it, and a block repeats its state: it never ends */
 };
 
 /* Run the grid.  Counters are zeroed first.  A fault names the PTX line,
