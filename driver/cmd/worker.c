@@ -344,7 +344,16 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_diag_release(&d);
 	gs_frame_free(&f);
 	if (!m) {
+		/* a setup that fails (a buffer the device has no room for, say)
+		 * leaves nothing behind either */
 		send2("fatal", err[0] ? err : "setup failed");
+		gs_nvrtc_unload(nvrtc);
+		free(cache);
+		gs_vm_release(&vm);
+		free(env);
+		gs_arena_release(&a);
+		gs_space_free(sp);
+		gs_space_free(real_sp);
 		return GS_EXIT_ERRORS;
 	}
 	gs_trace("worker: set up");

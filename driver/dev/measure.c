@@ -1353,6 +1353,8 @@ launch_fail:
 	if (rc != GS_DEV_STICKY)
 		m->ops->sync(m->dev);
 out:
+	if (m->ops->host_limit) /* what runs between configurations has none */
+		m->ops->host_limit(m->dev, 0);
 	free(renv);
 	free(dev_metrics);
 	plan_free(&p);

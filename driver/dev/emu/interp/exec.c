@@ -560,7 +560,7 @@ GS_X_CLONES static int run_warp(struct gs_xctx *x, struct gs_xwarp *w)
 	uint32_t *pred = w->pred;
 	struct gs_emu_counters *cnt = &x->c;
 	uint64_t issued = w->issued;
-	int slice = GS_X_SLICE, rc = 0, nact;
+	int slice = x->slice, rc = 0, nact;
 	int32_t pc, rpc;
 	uint32_t act;
 
@@ -1185,16 +1185,17 @@ static uint64_t block_state(const struct gs_xctx *x)
  * unless another block changes what it reads.  1: stop now (a verdict, or
  * no time left for one), 0: run another round. */
 #define GS_X_VERDICT_ROUNDS 64
-#define GS_X_VERDICT_MIN 4 /* rounds, however long they take (on a loaded host) */
-#define GS_X_VERDICT_S 2.0
+#define GS_X_VERDICT_SLICE 256 /* short rounds, so that 64 take little time */
+#define GS_X_VERDICT_S 1.0
 static int verdict(struct gs_xctx *x)
 {
 	struct gs_xrun *r = x->run;
 	if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&r->fault_block, __ATOMIC_RELAXED) < x->block ||
 	    __atomic_load_n(&r->hang, __ATOMIC_RELAXED) || x->nseen >= GS_X_VERDICT_ROUNDS ||
-	    (x->nseen >= GS_X_VERDICT_MIN && gs_now() > x->l->deadline + GS_X_VERDICT_S))
+	    gs_now() > x->l->deadline + GS_X_VERDICT_S)
 		return 1;
+	x->slice = GS_X_VERDICT_SLICE;
 	uint64_t h = block_state(x);
 	for (unsigned i = 0; i < x->nseen; i++) {
 		if (x->seen[i] != h)
@@ -1247,6 +1248,9 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 			int rc = run_warp(x, w);
 			if (rc < 0)
 				return rc;
+			/* a round of many long slices would pass the deadline by far */
+			if (x->l->deadline > 0 && gs_now() > x->l->deadline)
+				break;
 		}
 		for (unsigned i = 0; i < x->nwarps; i++) {
 			running += x->w[i].state == GS_XW_RUN;
@@ -1389,6 +1393,7 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	proto.local_bytes = f->local_bytes;
 	proto.lparam_bytes = m->lparam_bytes;
 	proto.kparam_bytes = f->kparam_bytes;
+	proto.slice = GS_X_SLICE;
 
 	int rc = GS_EMU_OK;
 	int nthr = l->threads > 1 ? l->threads : 1;

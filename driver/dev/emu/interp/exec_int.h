@@ -226,6 +226,7 @@ struct gs_xctx {
 	 * (exec.c, verdict) */
 	uint64_t seen[64];
 	unsigned nseen;
+	int slice;                /* backward branches a warp takes before the next runs */
 	/* whole-run state shared by the host threads */
 	struct gs_xrun *run;
 	/* a sampled launch's observer (model/probe.c), NULL otherwise */
