@@ -16,6 +16,7 @@ model = mwp-cwp
 sms = 16                     # [R08]
 clock_mhz = 1350             # [R08] shader clock
 mem_bw_gbs = 86.4            # [R08] 384-bit GDDR3 at 900 MHz
+global_mem_mb = 768          # [SPEC] 768 MB GDDR3
 warp_size = 32               # [PG]
 max_threads_block = 512      # [R08] [OCC]
 max_threads_sm = 768         # [R08]

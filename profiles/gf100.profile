@@ -9,6 +9,7 @@ model = mwp-cwp
 sms = 15                     # [SPEC] 480 cores, one of 16 SMs disabled
 clock_mhz = 1401             # [SPEC] processor clock
 mem_bw_gbs = 177.4           # [SPEC] 384-bit GDDR5 at 3696 MT/s
+global_mem_mb = 1536         # [SPEC] 1536 MB GDDR5
 warp_size = 32               # [PG]
 max_threads_block = 1024     # [PG] [OCC]
 max_threads_sm = 1536        # [PG] [OCC]

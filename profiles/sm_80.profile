@@ -11,6 +11,7 @@ sample_warps = 256           # ... at most as many as hold 256 warps, 8 blocks a
 sms = 108                    # [SPEC]
 clock_mhz = 1410             # [SPEC] boost clock, what cudaDeviceProp reports
 mem_bw_gbs = 1555            # [SPEC] 5120-bit HBM2 at 2.43 GT/s
+global_mem_mb = 40960        # [SPEC] 40 GB HBM2
 dram_bw_gbs = 1524           # (est.) 98% of the peak (1555), the H100's measured ratio [H100]
 dram_servers = 8               # (est.) as the H100
 warp_size = 32               # [PG]

@@ -11,6 +11,7 @@ sample_warps = 256           # ... at most as many as hold 256 warps, 8 blocks a
 sms = 82                     # [SPEC] 10496 CUDA cores
 clock_mhz = 1695             # [SPEC] boost clock
 mem_bw_gbs = 936             # [SPEC] 384-bit GDDR6X at 19.5 GT/s
+global_mem_mb = 24576        # [SPEC] 24 GB GDDR6X
 dram_bw_gbs = 917            # (est.) 98% of the peak (936), the H100's measured ratio [H100]
 dram_servers = 8               # (est.) as the H100
 warp_size = 32               # [PG]

@@ -13,6 +13,7 @@ sample_warps = 256           # ... at most as many as hold 256 warps, 8 blocks a
 sms = 132                    # [SPEC] [H100]
 clock_mhz = 1980             # [SPEC] [H100] maximum SM clock, that of the 67 TFLOPS fp32 figure
 mem_bw_gbs = 3350            # [SPEC] HBM3
+global_mem_mb = 81920        # [SPEC] 80 GB HBM3
 dram_bw_gbs = 3286           # [H100] loaded.cu: 528 blocks of 256 threads, 4 float4 loads in flight each
 dram_servers = 8               # [H100] loaded.cu: the loaded latency below 95% of the bandwidth
 # [H100] spread.cu, a lone chase beside 8 streaming blocks: DRAM latency / its mean at these

@@ -86,11 +86,12 @@ struct import {
 	struct gs_store *st;
 	sqlite3_stmt *put;
 	int64_t sweep;
-	int64_t counts[8];
+	int64_t counts[9];
 };
 
 static const char *const statuses[] = { "ok", "invalid", "compile_error", "launch_error",
-					"crash", "timeout", "wrong", "skipped" };
+					"crash", "timeout", "wrong", "skipped",
+					"emu_limit" };
 
 static int put_result(struct import *im, int64_t idx, const struct gs_ktentry *e)
 {

@@ -75,7 +75,7 @@ static int env_from_json(const struct gs_space *sp, const char *text, struct gs_
 
 /* The stopping rule and the cache directory from the setup's TIMING_JSON. */
 static int timing_from_json(const char *text, struct gs_stop_policy *p, char **cache,
-			    int *sample, char *err, size_t errlen)
+			    int *sample, double *host_limit_s, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *o = json_loads(text, 0, &je);
@@ -93,6 +93,8 @@ static int timing_from_json(const char *text, struct gs_stop_policy *p, char **c
 		p->max_time_s = json_number_value(v);
 	if (json_is_integer(v = json_object_get(o, "emu_sample")))
 		*sample = (int)json_integer_value(v);
+	if (json_is_number(v = json_object_get(o, "emu_host_s")))
+		*host_limit_s = json_number_value(v);
 	if (json_is_string(v = json_object_get(o, "cache")))
 		*cache = gs_xstrdup(json_string_value(v));
 	json_decref(o);
@@ -301,11 +303,12 @@ int gs_cmd_worker(int argc, char **argv)
 	struct gs_vm vm;
 	gs_vm_init(&vm);
 	int failed;
-	struct gs_measure_opts mo = { f.s[4], atoi(f.s[5]), gs_stop_default, NULL, NULL, 0,
-				      NULL, NULL, NULL };
+	struct gs_measure_opts mo = { .arch = f.s[4], .flush_l2 = atoi(f.s[5]),
+				      .stop = gs_stop_default };
 	char *cache = NULL;
 	struct gs_space *real = NULL;
-	if (timing_from_json(f.s[8], &mo.stop, &cache, &mo.sample, err, sizeof err) < 0) {
+	if (timing_from_json(f.s[8], &mo.stop, &cache, &mo.sample, &mo.host_limit_s, err,
+			     sizeof err) < 0) {
 		send2("fatal", err);
 		goto refuse;
 	}
@@ -341,7 +344,16 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_diag_release(&d);
 	gs_frame_free(&f);
 	if (!m) {
+		/* a setup that fails (a buffer the device has no room for, say)
+		 * leaves nothing behind either */
 		send2("fatal", err[0] ? err : "setup failed");
+		gs_nvrtc_unload(nvrtc);
+		free(cache);
+		gs_vm_release(&vm);
+		free(env);
+		gs_arena_release(&a);
+		gs_space_free(sp);
+		gs_space_free(real_sp);
 		return GS_EXIT_ERRORS;
 	}
 	gs_trace("worker: set up");

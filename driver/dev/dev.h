@@ -10,6 +10,11 @@
  *                   outcome `launch_error`;
  *   GS_DEV_STICKY   the context is broken (illegal address, trap, ...):
  *                   outcome `crash`, the worker must be replaced;
+ *   GS_DEV_HOSTLIMIT  a modeled device ran out of the host time it was
+ *                   given (host_limit) with the kernel still making
+ *                   progress: outcome `emu_limit`, tried again under a
+ *                   longer limit, the device stays usable;
+ *   GS_DEV_HANG     ... and found the kernel looping for ever: `timeout`;
  *   GS_DEV_FAIL     anything else (allocation, driver missing).
  * Ownership: the device owns its modules, functions, buffers and events;
  * gs_dev_close frees them all. */
@@ -24,6 +29,8 @@ enum {
 	GS_DEV_INVALID = -2,
 	GS_DEV_LAUNCH = -3,
 	GS_DEV_STICKY = -4,
+	GS_DEV_HOSTLIMIT = -5,
+	GS_DEV_HANG = -6,
 };
 
 struct gs_devinfo {
@@ -142,6 +149,10 @@ struct gs_dev_ops {
 	 * `blocks` blocks each and are timed at their full size (0: every
 	 * block, the model of the emulator size); NULL elsewhere */
 	int (*sample)(struct gs_dev *d, int blocks);
+	/* modeled devices: the host time (s) the launches from now on may take
+	 * together, before GS_DEV_HOSTLIMIT or GS_DEV_HANG (<= 0: no limit);
+	 * NULL elsewhere */
+	int (*host_limit)(struct gs_dev *d, double seconds);
 };
 
 extern const struct gs_dev_ops gs_dev_cuda;

@@ -91,6 +91,8 @@ struct gs_emu_profile {
 	double clock_mhz;        /* shader clock */
 	double mem_bw_gbs;       /* DRAM bandwidth, GB/s, the specification's */
 	double dram_bw_gbs;      /* what streaming kernels reach (interval model) */
+	int global_mem_mb;       /* device memory, MiB: what the emulated device lets a
+				  * sweep allocate (dev.c); 0: only the host's cap */
 	int dram_servers;        /* servers of DRAM's queue in the loaded-latency
 				  * model (model/interval.c); 0: one, an M/M/1 queue */
 	double dram_spread[8];   /* DRAM latency / its mean at the 5, 10, 25, 50, 75, 90, 95
@@ -220,9 +222,11 @@ struct gs_emu_alloc {
 struct gs_emu_mem {
 	struct gs_emu_alloc *a;
 	size_t n, cap;
-	uint64_t next; /* next free address */
+	uint64_t next;  /* next free address */
+	uint64_t used;  /* bytes allocated */
+	uint64_t limit; /* the most bytes allocated at once; 0: no limit */
 };
-/* 0 or -1 (out of memory). */
+/* 0, -1 (the host is out of memory) or -2 (past m->limit). */
 int gs_emu_mem_alloc(struct gs_emu_mem *m, uint64_t size, uint64_t *addr);
 int gs_emu_mem_free(struct gs_emu_mem *m, uint64_t addr);
 /* host pointer for [addr, addr+n) when it lies inside one allocation, else NULL */

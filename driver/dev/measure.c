@@ -611,16 +611,18 @@ static int upload_buffers(struct gs_measure *m, char *err, size_t errlen)
 		const struct gs_buffer *b = &sp->buffers[i];
 		struct devbuf *d = &m->bufs[i];
 		d->bytes = (size_t)b->n * gs_btype_size(b->type);
-		void *host;
+		void *host = NULL;
 		if (o->prefill && i < o->prefill->n && o->prefill->host[i]) {
 			host = o->prefill->host[i];
 			o->prefill->host[i] = NULL;
-		} else {
-			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
 		}
-		if (rc == 0 && ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
+		/* the device first: a buffer it has no room for is not filled
+		 * on the host either */
+		if (ops->alloc(m->dev, d->bytes ? d->bytes : 1, &d->ptr) < 0)
 			rc = -1, snprintf(err, errlen, "cannot allocate %s (%zu bytes): %s", b->name, d->bytes,
 					  ops->errmsg(m->dev));
+		if (rc == 0 && !host)
+			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
 		if (rc == 0 && d->bytes && ops->upload(m->dev, d->ptr, host, d->bytes) < 0)
 			rc = -1, snprintf(err, errlen, "cannot upload %s: %s", b->name, ops->errmsg(m->dev));
 		if (rc == 0 && is_output(b) && d->bytes) {
@@ -863,6 +865,10 @@ static void outcome(struct gs_result *r, const char *status, int rc, const char 
 		status = "invalid";
 	} else if (rc == GS_DEV_LAUNCH) {
 		status = "launch_error";
+	} else if (rc == GS_DEV_HOSTLIMIT) {
+		status = "emu_limit";
+	} else if (rc == GS_DEV_HANG) {
+		status = "timeout";
 	}
 	snprintf(r->status, sizeof r->status, "%s", status);
 	va_list ap;
@@ -1262,6 +1268,8 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	struct plan p = { 0 };
 	double tp = gs_now();
 	m->nprof++;
+	if (m->ops->host_limit)
+		m->ops->host_limit(m->dev, m->o.host_limit_s);
 	int rc = m->ops->module_load(m->dev, cubin, cubin_len, &mod);
 	prof(m, P_LOAD, &tp);
 	if (rc < 0) {
@@ -1345,6 +1353,8 @@ launch_fail:
 	if (rc != GS_DEV_STICKY)
 		m->ops->sync(m->dev);
 out:
+	if (m->ops->host_limit) /* what runs between configurations has none */
+		m->ops->host_limit(m->dev, 0);
 	free(renv);
 	free(dev_metrics);
 	plan_free(&p);

@@ -26,6 +26,10 @@ struct gs_measure_opts {
 	 * executes (NULL, 0: time at the validation size) */
 	const struct gs_space *real;
 	int sample;
+	/* a modeled device's host time per configuration (s), past which it
+	 * stops with outcome emu_limit (the sweep's timeout and twice its
+	 * max_time); <= 0: none */
+	double host_limit_s;
 	/* the buffers' host contents, filled ahead (gs_measure_prefill): the
 	 * setup takes them over; NULL: it fills them itself */
 	struct gs_prefill *prefill;

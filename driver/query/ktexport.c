@@ -79,7 +79,8 @@ static json_t *entry(const struct gs_qsweep *sw, struct gs_qrows *r, json_t *src
 {
 	const struct gs_value *env = gs_qrows_env(r);
 	const char *st = gs_qrows_status(r);
-	if (!st || !strcmp(st, "skipped"))
+	/* skipped and emu_limit: nothing known of the kernel */
+	if (!st || !strcmp(st, "skipped") || !strcmp(st, "emu_limit"))
 		return NULL;
 	json_t *o = json_object();
 	gs_buf_reset(key);

@@ -17,7 +17,8 @@
 #include <string.h>
 
 static const char *const outcomes[] = { "ok",    "invalid", "compile_error", "launch_error",
-					"crash", "timeout", "wrong",         "skipped" };
+					"crash", "timeout", "wrong",         "skipped",
+					"emu_limit" };
 #define NOUT GS_ARRAY_SIZE(outcomes)
 
 struct summary {
@@ -509,8 +510,8 @@ static void csv_header(struct gs_qtable *t)
 	static const char *const cols[] = {
 		"sweep", "space", "device", "modeled", "status", "started_at", "finished_at",
 		"configurations", "ok", "invalid", "compile_error", "launch_error", "crash",
-		"timeout", "wrong", "skipped", "not_run", "best_idx", "best_ms", "baseline_idx",
-		"baseline_status", "baseline_ms", "baseline_rank", "ranked", "wall_s",
+		"timeout", "wrong", "skipped", "emu_limit", "not_run", "best_idx", "best_ms",
+		"baseline_idx", "baseline_status", "baseline_ms", "baseline_rank", "ranked", "wall_s",
 		"compile_busy_s", "device_busy_s", "devices", "compile_threads", "worker_restarts",
 		"restart_s", "timed_s", "work_s", "overhead",
 	};

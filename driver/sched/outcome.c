@@ -9,12 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const gs_outcomes[8] = { "ok",    "invalid", "compile_error", "launch_error",
-				     "crash", "timeout", "wrong",         "skipped" };
+const char *const gs_outcomes[GS_NOUTCOMES] = { "ok",    "invalid", "compile_error",
+						"launch_error", "crash", "timeout",
+						"wrong", "skipped", "emu_limit" };
 
 static int outcome_index(const char *s)
 {
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < GS_NOUTCOMES; i++)
 		if (!strcmp(gs_outcomes[i], s))
 			return i;
 	return 3;

@@ -69,9 +69,9 @@ static void format(const struct gs_progress *p, unsigned show, struct line *l)
 	if (p->compile_only) {
 		done = p->visited;
 	} else {
-		for (int i = 0; i < 8; i++)
+		for (int i = 0; i < GS_NOUTCOMES; i++)
 			done += p->by_status[i];
-		for (int i = 1; i < 8; i++)
+		for (int i = 1; i < GS_NOUTCOMES; i++)
 			failed += p->by_status[i];
 	}
 	uint64_t fresh = done > p->before ? done - p->before : 0;
@@ -99,7 +99,7 @@ static void format(const struct gs_progress *p, unsigned show, struct line *l)
 				add(l, ", failed %llu", (unsigned long long)failed);
 		} else {
 			/* a kind that has not happened says nothing */
-			for (int i = 1; i < 8; i++)
+			for (int i = 1; i < GS_NOUTCOMES; i++)
 				if (p->by_status[i])
 					add(l, ", %s %llu", gs_outcomes[i],
 					    (unsigned long long)p->by_status[i]);

@@ -9,10 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The outcomes a configuration can have (gs_outcomes, sched/sweep.h). */
+#define GS_NOUTCOMES 9
+
 struct gs_progress {
 	uint64_t total;          /* configurations of the sweep (of this shard) */
 	uint64_t before;         /* already final in the store when the run began */
-	uint64_t by_status[8];   /* this run's outcomes, in gs_outcomes order */
+	uint64_t by_status[GS_NOUTCOMES]; /* this run's outcomes, in gs_outcomes order */
 	double elapsed_s;
 	double best_ms;          /* the fastest ok configuration so far; <= 0: none */
 	int compile_only;        /* no device: the counts below, not the outcomes */

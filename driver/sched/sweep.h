@@ -17,6 +17,7 @@
 #include "space/space.h"
 #include "sched/early.h"
 #include "sched/prespawn.h"
+#include "sched/progress.h"
 #include "sched/source.h"
 #include "store/store.h"
 
@@ -66,7 +67,7 @@ struct gs_sweep_stats {
 				   * frees it (gs_sweep_stats_release) */
 	size_t nreused_by;
 	uint64_t compiled, cached, shared, compile_errors;
-	uint64_t measured, by_status[8];
+	uint64_t measured, by_status[GS_NOUTCOMES];
 	uint64_t no_outcome;      /* left without one this run: their compile server died */
 	uint64_t worker_restarts;
 	double restart_s;         /* from a replacement's start to its ready */
@@ -88,6 +89,6 @@ void gs_sweep_stats_release(struct gs_sweep_stats *stats);
 void gs_sweep_reused_print(const struct gs_sweep_stats *stats, FILE *f);
 
 /* Outcome names in store order. */
-extern const char *const gs_outcomes[8];
+extern const char *const gs_outcomes[GS_NOUTCOMES];
 
 #endif

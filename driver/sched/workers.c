@@ -348,6 +348,12 @@ static void send_setup(struct worker *w)
 		json_object_set_new(tj, "t1_grid", json_string("global"));
 	if (pl->o->emu_sample > 0)
 		json_object_set_new(tj, "emu_sample", json_integer(pl->o->emu_sample));
+	/* an emulated device's host time per configuration: what a GPU's
+	 * configuration may take, its timed work included, short of the
+	 * margin after which the worker is killed (w->limit_s) */
+	if (pl->o->timeout_s > 0)
+		json_object_set_new(tj, "emu_host_s",
+				    json_real(pl->o->timeout_s + 2 * pl->o->stop.max_time_s));
 	char *timing = json_dumps(tj, JSON_COMPACT);
 	json_decref(tj);
 	/* the space and its kernels as the supervisor read them (proto.h) */

@@ -1322,13 +1322,14 @@ static int reuse_stmt(struct gs_store *s)
 	sqlite3_finalize(q);
 	/* The newest of the results with this identity that other sweeps
 	 * measured or reused; a crash (the host's as much as the kernel's), a
-	 * compile that ran out of time and a timeout under a shorter limit
-	 * than now are tried again. */
+	 * compile that ran out of time, and a timeout or an emulation out of
+	 * host time under a shorter limit than now are tried again. */
 	gs_buf_printf(&sql,
 		      "INSERT INTO result (sweep_id, idx, reused_from%s) SELECT ?1, ?2,"
 		      " coalesce(reused_from, sweep_id)%s FROM result WHERE ident = ?3 AND"
 		      " sweep_id <> ?1 AND status <> 'crash' AND NOT (status = 'compile_error' AND"
-		      " variant_hash IS NULL) AND NOT (status = 'timeout' AND coalesce(timeout_s, 0) < ?4)"
+		      " variant_hash IS NULL) AND NOT (status IN ('timeout', 'emu_limit') AND"
+		      " coalesce(timeout_s, 0) < ?4)"
 		      " ORDER BY measured_at DESC, sweep_id DESC LIMIT 1",
 		      gs_buf_str(&cols), gs_buf_str(&cols));
 	rc = sqlite3_prepare_v3(s->db, gs_buf_str(&sql), -1, SQLITE_PREPARE_PERSISTENT, &s->reuse,

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GS_STORE_SCHEMA_VERSION 9
+#define GS_STORE_SCHEMA_VERSION 10
 
 struct gs_store;
 

@@ -4,8 +4,9 @@
 # sampled blocks per launch at the real sizes, to keep the suite short) and
 # on emu:g80 (at the emulator sizes; --emu-sample does not apply to it).
 # Passes when every outcome is ok, invalid or compile_error (never wrong,
-# crash, timeout or launch_error), and when a second emu:sm_90 sweep of each
-# space with a different number of threads gives an identical store.
+# crash, timeout, emu_limit or launch_error), and when a second emu:sm_90
+# sweep of each space with a different number of threads gives an identical
+# store.
 #
 #   tests/emu/sweeps.sh [GSEARCH] [SPACE...]     (default: spaces/*.space)
 # Prints one line per sweep and "<passed> <failed>" to $GS_RESULT if set.

@@ -621,6 +621,66 @@ START_TEST(test_divergence)
 }
 END_TEST
 
+/* A loop of two instructions on one warp: `mov v, 5` (the same state each
+ * time round: it never ends) or `add v, v, 1` (it moves). */
+static void tb_loop(struct tb *t, int moves)
+{
+	tb_init(t, 0);
+	uint32_t v = tb_reg(t, 0);
+	if (moves)
+		tb_ins(t, GS_OP_ADD32, GS_EMU_INT, v, v, tb_imm(t, 1, 0));
+	else
+		tb_ins(t, GS_OP_MOV32, GS_EMU_INT, v, tb_imm(t, 5, 0), GS_NONE);
+	struct gs_ins *b = tb_ins(t, GS_OP_BRA, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	b->tgt = 0;
+}
+
+static int tb_run_until(struct tb *t, double deadline, uint64_t host_bytes, char *err)
+{
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	struct gs_emu_launch l = {
+		.mod = &t->m,
+		.grid = { 2, 1, 1 },
+		.block = { 32, 1, 1 },
+		.prof = gs_emu_profile_find("sm_90"),
+		.mem = &mem,
+		.threads = 2,
+		.deadline = deadline,
+		.host_bytes = host_bytes,
+	};
+	int rc = gs_emu_run(&l, &c, err, 256);
+	gs_emu_mem_release(&mem);
+	return rc;
+}
+
+/* Past its deadline a run stops: a loop whose state repeats is a hang
+ * (named with its line), one that moves is only long. */
+START_TEST(test_deadline)
+{
+	struct tb t;
+	char err[256];
+	tb_loop(&t, 0);
+	ck_assert_int_eq(tb_run_until(&t, gs_now() + 0.05, 0, err), GS_EMU_HANG);
+	ck_assert_ptr_nonnull(strstr(err, "never ends"));
+	ck_assert_ptr_nonnull(strstr(err, "at line 1"));
+	tb_loop(&t, 1);
+	ck_assert_int_eq(tb_run_until(&t, gs_now() + 0.05, 0, err), GS_EMU_EXPIRED);
+}
+END_TEST
+
+/* The blocks' state past host_bytes is refused before anything runs. */
+START_TEST(test_host_bytes)
+{
+	struct tb t;
+	char err[256];
+	tb_loop(&t, 0);
+	t.f.smem_static = 1 << 20;
+	ck_assert_int_eq(tb_run_until(&t, gs_now() + 0.05, 4096, err), GS_EMU_NOMEM);
+	ck_assert_ptr_nonnull(strstr(err, "host memory"));
+}
+END_TEST
+
 /* a store one word past the end of its buffer */
 START_TEST(test_fault_bounds)
 {
@@ -1665,7 +1725,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

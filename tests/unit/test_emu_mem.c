@@ -85,4 +85,48 @@ START_TEST(test_image_refused)
 }
 END_TEST
 
-GS_TEST_MAIN(test_mem_bounds, test_counters_json, test_image_refused)
+/* The budget is checked before any host memory is asked for: an
+ * allocation past it is refused (-2) whatever its size, and freeing gives
+ * its bytes back. */
+START_TEST(test_mem_limit)
+{
+	struct gs_emu_mem m = { 0 };
+	m.limit = 1 << 20;
+	uint64_t a, b;
+	ck_assert_int_eq(gs_emu_mem_alloc(&m, 600 << 10, &a), 0);
+	ck_assert_int_eq(gs_emu_mem_alloc(&m, 600 << 10, &b), -2);
+	ck_assert_int_eq(gs_emu_mem_alloc(&m, UINT64_MAX - 8, &b), -2);
+	ck_assert_uint_eq(m.used, 600 << 10);
+	ck_assert_int_eq(gs_emu_mem_free(&m, a), 0);
+	ck_assert_uint_eq(m.used, 0);
+	ck_assert_int_eq(gs_emu_mem_alloc(&m, 1 << 20, &b), 0);
+	gs_emu_mem_release(&m);
+}
+END_TEST
+
+/* GSEARCH_EMU_MEM caps the emulated device's memory below its profile's,
+ * and the refusal names the cap. */
+START_TEST(test_dev_host_cap)
+{
+	setenv("GSEARCH_EMU_MEM", "64K", 1);
+	struct gs_dev *d;
+	struct gs_devinfo info;
+	char err[256];
+	int sm90 = 0;
+	while (gs_emu_profiles[sm90] && strcmp(gs_emu_profiles[sm90]->name, "sm_90"))
+		sm90++;
+	ck_assert_int_eq(gs_dev_emu.open(sm90, &d, &info, err, sizeof err), 0);
+	ck_assert_uint_eq(info.mem_bytes, 64 << 10);
+	uint64_t a;
+	ck_assert_int_eq(gs_dev_emu.alloc(d, 60 << 10, &a), 0);
+	ck_assert_int_lt(gs_dev_emu.alloc(d, 8 << 10, &a), 0);
+	ck_assert_ptr_nonnull(strstr(gs_dev_emu.errmsg(d), "GSEARCH_EMU_MEM"));
+	gs_dev_emu.close(d);
+	unsetenv("GSEARCH_EMU_MEM");
+	ck_assert_int_eq(gs_dev_emu.open(sm90, &d, &info, err, sizeof err), 0);
+	ck_assert(info.mem_bytes > 64 << 10);
+	gs_dev_emu.close(d);
+}
+END_TEST
+
+GS_TEST_MAIN(test_mem_bounds, test_counters_json, test_image_refused, test_mem_limit, test_dev_host_cap)

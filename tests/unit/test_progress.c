@@ -66,7 +66,7 @@ END_TEST
 START_TEST(test_each_kind_alone)
 {
 	/* one kind at a time: named when wide, counted as failed when not */
-	for (int k = 0; k < 8; k++) {
+	for (int k = 0; k < GS_NOUTCOMES; k++) {
 		struct gs_progress p = { .total = 10, .elapsed_s = 2 };
 		p.by_status[k] = 2;
 		char buf[512], want[128];

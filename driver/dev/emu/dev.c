@@ -50,7 +50,8 @@ struct gs_dev {
 	const struct gs_emu_profile *prof;
 	struct gs_module *mods; /* loaded and not unloaded: after a fault the
 				 * worker exits without unloading, as on a GPU */
-	struct gs_emu_mem mem;
+	struct gs_emu_mem mem; /* mem.limit: mem_budget's */
+	char limit_why[160];    /* which limit mem.limit is, for messages */
 	int threads;
 	char err[1024];
 	int pending;   /* the result of the last launch, reported by sync */
@@ -66,6 +67,8 @@ struct gs_dev {
 	/* sampled launches (gs_dev_ops.sample): blocks per launch, and the
 	 * interval model's figures of the longest launch since timer_start */
 	int sample;
+	double deadline; /* gs_now() past which launches stop (host_limit); 0: none */
+	double limit_s;
 	struct gs_emu_interval iv;
 	int niv;
 	/* of acc_ms, what lies in terms the model approximates (confidence.c) */
@@ -82,6 +85,53 @@ struct gs_dev {
 };
 
 static int emu_threads = 0;
+
+/* The local memory one thread may have (compute capability 2.0 on; 1.x:
+ * 16 KB), which the driver refuses past at launch. */
+#define LOCAL_MAX_BYTES (512u << 10)
+#define LOCAL_MAX_BYTES_CC1 (16u << 10)
+
+/* The host memory one emulated device may take, in bytes: $GSEARCH_EMU_MEM
+ * (bytes, or with a K, M or G suffix of 1024s), else a quarter of the
+ * host's physical memory: the worker keeps host copies of the inputs and
+ * references beside the device's own, so a quarter leaves the rest of
+ * the host to them and to everything else it runs.  0: unknown, no cap. */
+static uint64_t host_cap(int *from_env)
+{
+	const char *e = getenv("GSEARCH_EMU_MEM");
+	*from_env = 0;
+	if (e && *e) {
+		char *end;
+		unsigned long long v = strtoull(e, &end, 10);
+		int shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+		if (shift)
+			end++;
+		if (end != e && !*end && v > 0 && v < (1ull << (63 - shift))) {
+			*from_env = 1;
+			return (uint64_t)v << shift;
+		}
+	}
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+	return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 : 0;
+}
+
+/* The device's memory: the profile's GPU memory, or less where the host's
+ * cap is lower; why says which, for the messages. */
+static uint64_t mem_budget(const struct gs_emu_profile *p, char *why, size_t whylen)
+{
+	int env;
+	uint64_t dev = (uint64_t)(p->global_mem_mb > 0 ? p->global_mem_mb : 0) << 20;
+	uint64_t host = host_cap(&env);
+	if (dev && (!host || dev <= host)) {
+		snprintf(why, whylen, "the %d MiB of %s's global_mem_mb", p->global_mem_mb, p->name);
+		return dev;
+	}
+	if (host)
+		snprintf(why, whylen, "the emulator's host cap, %llu MiB (%s)",
+			 (unsigned long long)(host >> 20),
+			 env ? "GSEARCH_EMU_MEM" : "a quarter of the host's memory; GSEARCH_EMU_MEM sets it");
+	return host;
+}
 
 void gs_emu_set_threads(int n)
 {
@@ -122,7 +172,8 @@ static void fill_info(const struct gs_emu_profile *p, int ordinal, struct gs_dev
 	i->cc_major = p->cc_major;
 	i->cc_minor = p->cc_minor;
 	i->sms = p->sms;
-	i->mem_bytes = (size_t)4 << 30;
+	char why[160];
+	i->mem_bytes = (size_t)mem_budget(p, why, sizeof why);
 	i->warp_size = p->warp_size;
 	i->max_threads_block = p->max_threads_block;
 	i->max_threads_sm = p->max_threads_sm;
@@ -157,6 +208,7 @@ static int emu_open(int ordinal, struct gs_dev **out, struct gs_devinfo *info, c
 		return GS_DEV_FAIL;
 	struct gs_dev *d = gs_xcalloc(1, sizeof(*d));
 	d->prof = gs_emu_profiles[ordinal];
+	d->mem.limit = mem_budget(d->prof, d->limit_why, sizeof d->limit_why);
 	d->threads = emu_threads;
 	if (d->threads <= 0) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -185,7 +237,11 @@ static const char *emu_errmsg(struct gs_dev *d)
 
 static int emu_alloc(struct gs_dev *d, size_t bytes, uint64_t *ptr)
 {
-	if (gs_emu_mem_alloc(&d->mem, bytes, ptr) < 0)
+	int rc = gs_emu_mem_alloc(&d->mem, bytes, ptr);
+	if (rc == -2)
+		return fail(d, GS_DEV_FAIL, "out of device memory: %llu bytes in use, %zu more would "
+			    "pass %s", (unsigned long long)d->mem.used, bytes, d->limit_why);
+	if (rc < 0)
 		return fail(d, GS_DEV_FAIL, "out of memory allocating %zu bytes", bytes);
 	return 0;
 }
@@ -349,6 +405,8 @@ static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry
 	} else {
 		/* no cubin (a PTX-only test): what the PTX itself says */
 		attr->static_smem = (int)gs_ptx_static_smem(m->ptx, e);
+		size_t local = gs_ptx_local_bytes(m->ptx, e);
+		attr->local_bytes = local < INT32_MAX ? (int)local : INT32_MAX;
 		attr->max_threads = d->prof->max_threads_block;
 	}
 	struct gs_func *f = gs_xcalloc(1, sizeof(*f));
@@ -431,8 +489,25 @@ static void touched_bytes(const struct gs_dev *d, const struct gs_emu_blockstat 
 	free(seen);
 }
 
-/* A launch at its full size, executing only a sample of its blocks and
- * timed by the interval model. */
+/* A launch stopped at its deadline: the device's code, and a message that
+ * says which (a kernel that never ends is a timeout; one that is only
+ * long for the emulator is not the kernel's fault) and what would let
+ * it finish. */
+static int expired(struct gs_dev *d, int rc)
+{
+	if (rc == GS_EMU_HANG)
+		return GS_DEV_HANG; /* d->err has the loop's place */
+	if (d->sample)
+		return fail(d, GS_DEV_HOSTLIMIT, "the emulation took more than the %g s of host "
+			    "time it may (--timeout and twice --max-time); the kernel's time is not "
+			    "known, it is not a timeout: a longer --timeout, or fewer blocks executed "
+			    "per launch (--emu-sample, now %d), lets it finish", d->limit_s, d->sample);
+	return fail(d, GS_DEV_HOSTLIMIT, "the emulation took more than the %g s of host time it "
+		    "may (--timeout and twice --max-time); the kernel's time is not known, it is "
+		    "not a timeout: a longer --timeout, or a smaller emulator size (`problem N = "
+		    "... emu M`), lets it finish", d->limit_s);
+}
+
 /* What a launch was given: its kernel, geometry and argument bytes.  0
  * when the arguments do not fit the key. */
 static int launch_key(struct gs_func *f, const struct gs_emu_launch *l, struct timed *k)
@@ -523,14 +598,55 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	free(w);
 	if (rc == GS_EMU_FAULT)
 		return d->pending = GS_DEV_STICKY;
+	if (rc == GS_EMU_NOMEM)
+		return GS_DEV_INVALID;
+	if (rc == GS_EMU_EXPIRED || rc == GS_EMU_HANG)
+		return d->pending = expired(d, rc);
 	if (rc < 0)
 		return d->pending = GS_DEV_LAUNCH;
+	return 0;
+}
+
+static int emu_host_limit(struct gs_dev *d, double seconds)
+{
+	d->limit_s = seconds;
+	d->deadline = seconds > 0 ? gs_now() + seconds : 0;
 	return 0;
 }
 
 static int emu_sample(struct gs_dev *d, int blocks)
 {
 	d->sample = d->prof->model == GS_EMU_MODEL_INTERVAL && blocks > 0 ? blocks : 0;
+	return 0;
+}
+
+/* A GPU refuses a launch whose threads have more local memory than one
+ * thread may, or than the device has room for once every thread it can
+ * hold resident has its own (the driver reserves it for all of them):
+ * -1 with the message in d->err. */
+static int local_refused(struct gs_dev *d, struct gs_func *f)
+{
+	const struct gs_emu_profile *p = d->prof;
+	uint64_t local = (uint64_t)(f->attr.local_bytes > 0 ? f->attr.local_bytes : 0);
+	uint64_t ptx = gs_ptx_local_bytes(f->m->ptx, f->entry);
+	if (ptx > local)
+		local = ptx; /* what the interpreter gives each thread */
+	uint64_t most = p->cc_major < 2 ? LOCAL_MAX_BYTES_CC1 : LOCAL_MAX_BYTES;
+	if (local > most)
+		return fail(d, -1, "%llu bytes of local memory per thread; %s allows at most %llu "
+			    "(%llu KB)", (unsigned long long)local, p->name, (unsigned long long)most,
+			    (unsigned long long)(most >> 10));
+	/* the GPU's own memory, not the host's cap: the interpreter gives
+	 * local memory to the threads of the blocks it runs only */
+	uint64_t resident = (uint64_t)p->max_threads_sm * (uint64_t)p->sms;
+	uint64_t dev = (uint64_t)(p->global_mem_mb > 0 ? p->global_mem_mb : 0) << 20;
+	uint64_t free_ = dev > d->mem.used ? dev - d->mem.used : 0;
+	if (dev && local * resident > free_)
+		return fail(d, -1, "%llu bytes of local memory per thread: its %llu resident "
+			    "threads need %llu MiB, and %llu MiB are left of %s's %d MiB "
+			    "(global_mem_mb)", (unsigned long long)local, (unsigned long long)resident,
+			    (unsigned long long)((local * resident) >> 20),
+			    (unsigned long long)(free_ >> 20), p->name, p->global_mem_mb);
 	return 0;
 }
 
@@ -552,6 +668,8 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 	int rc;
 	if (d->sample && !fits)
 		return 0; /* timer_stop says why */
+	if (local_refused(d, f) < 0)
+		return GS_DEV_INVALID;
 	struct gs_emu_launch l = {
 		.mod = f->m->ptx,
 		.entry = f->entry,
@@ -564,13 +682,21 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		.threads = d->threads,
 		.load_window = f->load_window,
 		.nload_window = f->nload_window,
+		.host_bytes = d->mem.limit ? d->mem.limit - d->mem.used : 0,
+		.deadline = d->deadline,
 	};
+	if (d->mem.limit && !l.host_bytes)
+		l.host_bytes = 1; /* nothing left: every block's state is too much */
 	if (d->sample)
 		return sampled_launch(d, f, &l, &o);
 	struct gs_emu_counters c;
 	rc = gs_emu_run(&l, &c, d->err, sizeof d->err);
 	if (rc == GS_EMU_FAULT)
 		return d->pending = GS_DEV_STICKY;
+	if (rc == GS_EMU_NOMEM)
+		return GS_DEV_INVALID;
+	if (rc == GS_EMU_EXPIRED || rc == GS_EMU_HANG)
+		return d->pending = expired(d, rc);
 	if (rc < 0)
 		return d->pending = GS_DEV_LAUNCH;
 	struct gs_emu_geom g = {
@@ -685,4 +811,5 @@ const struct gs_dev_ops gs_dev_emu = {
 	.fill = emu_fill,
 	.report = emu_report,
 	.sample = emu_sample,
+	.host_limit = emu_host_limit,
 };

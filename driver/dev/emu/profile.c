@@ -59,6 +59,7 @@ static const struct field {
 	{ "clock_mhz", F_DBL, OFF(clock_mhz), 0, REQ | FACT | POS, 0, 1e5 },
 	{ "mem_bw_gbs", F_DBL, OFF(mem_bw_gbs), 0, REQ | FACT | POS, 0, 1e6 },
 	{ "dram_bw_gbs", F_DBL, OFF(dram_bw_gbs), 0, FACT, 0, 1e6 },
+	{ "global_mem_mb", F_INT, OFF(global_mem_mb), 0, FACT, 0, 1 << 24 },
 	{ "dram_servers", F_INT, OFF(dram_servers), 0, FACT, 0, 4096 },
 	{ "dram_spread.p5", F_DBL, OFF(dram_spread[0]), 0, FACT, 0, 100 },
 	{ "dram_spread.p10", F_DBL, OFF(dram_spread[1]), 0, FACT, 0, 100 },

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dev/emu/interp/exec_int.h"
+#include "util/util.h"
 
 /* Instruction classes, indexed by enum gs_emu_class.  The loader gives each
  * instruction its class (gs_ins.cls; ptx_int.h lists what falls in which). */
@@ -42,6 +43,9 @@ struct gs_xrun {
 	int rc;                   /* its code */
 	char msg[512];
 	int stop;                 /* canceled (atomic) */
+	int expired;              /* past launch->deadline (atomic) */
+	int hang;                 /* a block found looping for ever (under lock) */
+	char hang_msg[512];
 	unsigned char *kparam;
 	uint32_t *special;        /* slots the executor fills per warp */
 	size_t nspecial;
@@ -556,7 +560,7 @@ GS_X_CLONES static int run_warp(struct gs_xctx *x, struct gs_xwarp *w)
 	uint32_t *pred = w->pred;
 	struct gs_emu_counters *cnt = &x->c;
 	uint64_t issued = w->issued;
-	int slice = GS_X_SLICE, rc = 0, nact;
+	int slice = x->slice, rc = 0, nact;
 	int32_t pc, rpc;
 	uint32_t act;
 
@@ -1121,14 +1125,100 @@ static void bar_release(struct gs_xctx *x)
 	}
 }
 
-/* 1 when the run should stop early: canceled, or a lower block faulted. */
+/* 1 when the run should stop early: canceled, past its deadline, or a
+ * lower block faulted. */
 static int abandon(struct gs_xctx *x)
 {
 	struct gs_xrun *r = x->run;
 	if (x->l->cancel && *x->l->cancel)
 		__atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+	if (x->l->deadline > 0 && !__atomic_load_n(&r->expired, __ATOMIC_RELAXED) &&
+	    gs_now() > x->l->deadline)
+		__atomic_store_n(&r->expired, 1, __ATOMIC_RELAXED);
 	return __atomic_load_n(&r->stop, __ATOMIC_RELAXED) ||
+	       __atomic_load_n(&r->expired, __ATOMIC_RELAXED) ||
 	       __atomic_load_n(&r->fault_block, __ATOMIC_RELAXED) < x->block;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Everything of the current block that decides what it does next: the
+ * warps' registers, predicates, reconvergence stacks and local memory,
+ * shared memory, and how much it has written to global memory.  Not the
+ * issued count (%clock reads it: a loop that waits on the clock moves). */
+static uint64_t block_state(const struct gs_xctx *x)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ull, x->smem, x->smem_bytes);
+	uint64_t wrote = x->c.gst_inst + x->c.atom_inst;
+	h = fnv(h, &wrote, sizeof wrote);
+	for (unsigned i = 0; i < x->nwarps; i++) {
+		const struct gs_xwarp *w = &x->w[i];
+		h = fnv(h, &w->state, sizeof w->state);
+		h = fnv(h, &w->sp, sizeof w->sp);
+		if (w->state == GS_XW_DONE)
+			continue;
+		h = fnv(h, &w->live, sizeof w->live);
+		h = fnv(h, &w->carry, sizeof w->carry);
+		h = fnv(h, &w->barpc, sizeof w->barpc);
+		h = fnv(h, &w->barmask, sizeof w->barmask);
+		if (w->sp >= 0)
+			h = fnv(h, w->stk, (size_t)(w->sp + 1) * sizeof(*w->stk));
+		h = fnv(h, w->rf, x->m->rf_bytes);
+		h = fnv(h, w->pred, x->m->npred * sizeof(*w->pred));
+		h = fnv(h, w->local, GS_WARP * x->local_bytes);
+		h = fnv(h, w->lparam, GS_WARP * x->lparam_bytes);
+	}
+	return h;
+}
+
+/* Past the deadline, a block whose warps still run goes on a little to
+ * tell a kernel that never ends from one that is only long: at the end of
+ * each round (every running warp has used its slice, at a loop's head)
+ * its state is compared with the rounds before.  The same state again,
+ * with nothing written to global memory in between, repeats for ever
+ * unless another block changes what it reads.  1: stop now (a verdict, or
+ * no time left for one), 0: run another round. */
+#define GS_X_VERDICT_ROUNDS 64
+#define GS_X_VERDICT_SLICE 256 /* short rounds, so that 64 take little time */
+#define GS_X_VERDICT_S 1.0
+static int verdict(struct gs_xctx *x)
+{
+	struct gs_xrun *r = x->run;
+	if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&r->fault_block, __ATOMIC_RELAXED) < x->block ||
+	    __atomic_load_n(&r->hang, __ATOMIC_RELAXED) || x->nseen >= GS_X_VERDICT_ROUNDS ||
+	    gs_now() > x->l->deadline + GS_X_VERDICT_S)
+		return 1;
+	x->slice = GS_X_VERDICT_SLICE;
+	uint64_t h = block_state(x);
+	for (unsigned i = 0; i < x->nseen; i++) {
+		if (x->seen[i] != h)
+			continue;
+		const struct gs_xwarp *w = x->w;
+		while (w < x->w + x->nwarps - 1 && w->state != GS_XW_RUN)
+			w++;
+		uint32_t line = w->sp >= 0 && (size_t)w->stk[w->sp].pc < x->m->ncode
+					? x->code[w->stk[w->sp].pc].line
+					: 0;
+		pthread_mutex_lock(&r->lock);
+		if (!r->hang) {
+			snprintf(r->hang_msg, sizeof r->hang_msg,
+				 "emulator: the kernel never ends: block (%u,%u,%u) warp %u loops at "
+				 "line %u, its state repeating with nothing written in between",
+				 x->ctaid[0], x->ctaid[1], x->ctaid[2], w->id, line);
+			__atomic_store_n(&r->hang, 1, __ATOMIC_RELAXED);
+		}
+		pthread_mutex_unlock(&r->lock);
+		return 1;
+	}
+	x->seen[x->nseen++] = h;
+	return 0;
 }
 
 /* Run block b.  0, 1 when abandoned, or a negative code. */
@@ -1140,6 +1230,7 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 	x->ctaid[1] = (unsigned)(b / l->grid[0] % l->grid[1]);
 	x->ctaid[2] = (unsigned)(b / ((uint64_t)l->grid[0] * l->grid[1]));
 	memset(x->smem, 0, x->smem_bytes);
+	x->nseen = 0;
 	if (x->pr)
 		gs_x_probe_begin(x);
 	for (unsigned i = 0; i < x->nwarps; i++) {
@@ -1157,12 +1248,16 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 			int rc = run_warp(x, w);
 			if (rc < 0)
 				return rc;
+			/* a round of many long slices would pass the deadline by far */
+			if (x->l->deadline > 0 && gs_now() > x->l->deadline)
+				break;
 		}
 		for (unsigned i = 0; i < x->nwarps; i++) {
 			running += x->w[i].state == GS_XW_RUN;
 			waiting += x->w[i].state == GS_XW_BAR;
 		}
-		if (abandon(x))
+		if (abandon(x) && (!running || !__atomic_load_n(&x->run->expired, __ATOMIC_RELAXED) ||
+				   verdict(x)))
 			return 1;
 		if (running)
 			continue;
@@ -1298,11 +1393,27 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	proto.local_bytes = f->local_bytes;
 	proto.lparam_bytes = m->lparam_bytes;
 	proto.kparam_bytes = f->kparam_bytes;
+	proto.slice = GS_X_SLICE;
 
 	int rc = GS_EMU_OK;
 	int nthr = l->threads > 1 ? l->threads : 1;
 	if (f->seq)
 		nthr = 1;
+	if (l->host_bytes) {
+		/* what ctx_init takes per host thread, roughly: the memory a
+		 * kernel can make large is shared and local memory */
+		uint64_t per = proto.smem_bytes +
+			       (uint64_t)proto.nwarps * (GS_WARP * (proto.local_bytes + proto.lparam_bytes) +
+							 m->rf_bytes + m->npred + 64);
+		if (per > l->host_bytes) {
+			snprintf(err, errlen, "emulator: a block's state takes %llu bytes of host memory, "
+				 "more than the %llu left to the launch",
+				 (unsigned long long)per, (unsigned long long)l->host_bytes);
+			return GS_EMU_NOMEM;
+		}
+		if ((uint64_t)nthr > l->host_bytes / per)
+			nthr = (int)(l->host_bytes / per);
+	}
 	if ((uint64_t)nthr > r.nblocks)
 		nthr = (int)r.nblocks;
 	if (!r.nblocks)
@@ -1357,9 +1468,15 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	if (r.fault_block != UINT64_MAX) {
 		rc = r.rc;
 		snprintf(err, errlen, "%s", r.msg);
+	} else if (r.hang) {
+		rc = GS_EMU_HANG;
+		snprintf(err, errlen, "%s", r.hang_msg);
 	} else if (r.stop) {
 		rc = GS_EMU_CANCELED;
 		snprintf(err, errlen, "emulator: canceled");
+	} else if (r.expired) {
+		rc = GS_EMU_EXPIRED;
+		snprintf(err, errlen, "emulator: past its host time limit");
 	}
 joined:
 	for (int i = 0; i < started; i++)

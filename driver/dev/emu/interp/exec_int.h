@@ -222,6 +222,11 @@ struct gs_xctx {
 	/* the first fault */
 	int rc;
 	char msg[512];
+	/* past the deadline: the block's states at the ends of its rounds
+	 * (exec.c, verdict) */
+	uint64_t seen[64];
+	unsigned nseen;
+	int slice;                /* backward branches a warp takes before the next runs */
 	/* whole-run state shared by the host threads */
 	struct gs_xrun *run;
 	/* a sampled launch's observer (model/probe.c), NULL otherwise */

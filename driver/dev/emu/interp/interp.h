@@ -59,6 +59,7 @@ char *gs_emu_counters_json(const struct gs_emu_counters *c);
 /* static .shared bytes an entry uses (its own and its callees'), .local
  * bytes per thread */
 size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry);
+size_t gs_ptx_local_bytes(const struct gs_ptx_module *m, int entry);
 /* address and size of a module variable (.global or .const), 0 or -1 */
 int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *addr, uint64_t *size);
 
@@ -75,6 +76,13 @@ struct gs_emu_launch {
 	struct gs_emu_mem *mem;
 	int threads;                /* host threads for blocks; <= 1: this thread only */
 	volatile int *cancel;       /* stop early when *cancel becomes non-zero (may be NULL) */
+	double deadline;            /* stop once gs_now() passes it (GS_EMU_EXPIRED, or
+				     * GS_EMU_HANG where a block was seen to loop for
+				     * ever); 0: never */
+	uint64_t host_bytes;        /* the most host memory the blocks' state (shared,
+				     * local memory, registers) may take: fewer host
+				     * threads run blocks, or none (GS_EMU_NOMEM); 0: no
+				     * limit */
 	/* a sampled launch: only these blocks (linear indices) run, each
 	 * observed by the model's probe (model/probe.c) into stats[i]; the L1
 	 * each sees is l1_bytes large */
@@ -97,6 +105,9 @@ enum {
 	GS_EMU_UNSUPPORTED = -2, /* an instruction the interpreter does not execute */
 	GS_EMU_BADLAUNCH = -3,   /* bad geometry or arguments */
 	GS_EMU_CANCELED = -4,    /* *launch->cancel became non-zero */
+	GS_EMU_NOMEM = -5,       /* one block's state does not fit host_bytes */
+	GS_EMU_EXPIRED = -6,     /* past launch->deadline, still making progress */
+	GS_EMU_HANG = -7,        /* past it, and a block repeats its state: it never ends */
 };
 
 /* Run the grid.  Counters are zeroed first.  A fault names the PTX line,

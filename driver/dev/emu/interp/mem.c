@@ -22,6 +22,11 @@ int gs_emu_mem_alloc(struct gs_emu_mem *m, uint64_t size, uint64_t *addr)
 {
 	if (!m->next)
 		m->next = GS_EMU_MEM_BASE;
+	/* the budget is checked before the host memory is asked for: calloc
+	 * of a huge size may succeed and only fail page by page as the
+	 * buffer is filled, when the OOM killer chooses what ends */
+	if (m->limit && (size > m->limit || m->used > m->limit - size))
+		return -2;
 	/* calloc: fresh device memory reads as zeros here, so a kernel that
 	 * reads what it never wrote is at least deterministic */
 	unsigned char *host = calloc(1, size ? size : 1);
@@ -39,6 +44,7 @@ int gs_emu_mem_alloc(struct gs_emu_mem *m, uint64_t size, uint64_t *addr)
 	}
 	uint64_t base = m->next;
 	m->a[m->n++] = (struct gs_emu_alloc){ base, size, host };
+	m->used += size;
 	m->next = (base + size + GS_EMU_MEM_GAP + GS_EMU_MEM_ALIGN - 1) & ~(GS_EMU_MEM_ALIGN - 1);
 	*addr = base;
 	return 0;
@@ -63,6 +69,7 @@ int gs_emu_mem_free(struct gs_emu_mem *m, uint64_t addr)
 	if (i < 0 || m->a[i].base != addr)
 		return -1;
 	free(m->a[i].host);
+	m->used -= m->a[i].size;
 	memmove(&m->a[i], &m->a[i + 1], (m->n - (size_t)i - 1) * sizeof(*m->a));
 	m->n--;
 	return 0;

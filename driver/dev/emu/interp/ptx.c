@@ -682,6 +682,11 @@ size_t gs_ptx_static_smem(const struct gs_ptx_module *m, int entry)
 	return is_entry(m, entry) ? m->funcs[entry].smem_static : 0;
 }
 
+size_t gs_ptx_local_bytes(const struct gs_ptx_module *m, int entry)
+{
+	return is_entry(m, entry) ? m->funcs[entry].local_bytes : 0;
+}
+
 int gs_ptx_symbol(const struct gs_ptx_module *m, const char *name, uint64_t *addr, uint64_t *size)
 {
 	for (size_t v = 0; m && v < m->nvars; v++) {
