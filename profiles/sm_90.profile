@@ -95,3 +95,14 @@ fetch.l2.w1 = 4.85           # [IC] 5.9 a lone warp
 fetch.l2.w4 = 1.85           # [IC] 1.6 to 4.2
 fetch.l2.w8 = 0.66           # [IC] 1.4 to 2.2
 fetch.l2.w16 = 0.42          # [IC] 1.35 to 1.55
+# constant-cache serialization (driver/dev/emu/model/probe.c), [CT]: scripts/bench/ubench/terms.cu
+# on the H100 (results/ubench-terms-h100.txt): SM cycles per warp load of the constant bank
+# whose lanes read 1 to 32 distinct words.  A load of one word a warp is taken as folded into
+# its consumer's constant operand (ptxas; conv11's SASS keeps 38 LDC of 242 ld.const a thread),
+# so const.w1 is listed but not charged.
+const.w1 = 1.45              # [CT] 0.192 ms, the whole loop's iteration
+const.w2 = 4.10              # [CT]
+const.w4 = 8.07              # [CT]
+const.w8 = 16.08             # [CT]
+const.w16 = 36.10            # [CT]
+const.w32 = 86.95            # [CT]

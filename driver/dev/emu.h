@@ -27,7 +27,7 @@
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h). */
-#define GS_EMU_MODEL_REV "interval-8"
+#define GS_EMU_MODEL_REV "interval-9"
 
 /* ---- profiles (profile.c) ---------------------------------------------------- */
 
@@ -56,6 +56,7 @@ enum gs_emu_model_kind {
 
 /* A device profile: read from profiles/NAME.profile (profiles/README.md
  * lists the keys and their sources), or from the copy compiled in. */
+#define GS_EMU_CONST_W 6
 struct gs_emu_profile {
 	char name[32];           /* "g80", "gf100", "sm_80", "sm_90" */
 	char gpu[64];            /* "GeForce 8800 GTX" */
@@ -112,6 +113,9 @@ struct gs_emu_profile {
 	double fetch_bytes_per_ins; /* code bytes per PTX instruction */
 	double fetch_l1[4], fetch_l2[4]; /* cycles more per instruction past each, at 1, 4, 8
 					  * and 16 warps per scheduler */
+	/* constant-cache serialization (model/probe.c): SM cycles per warp load
+	 * of 1, 2, 4, 8, 16 and 32 distinct words; 0: not known, no such term */
+	double const_cycles[GS_EMU_CONST_W];
 };
 #define GS_EMU_FETCH_W 4
 

@@ -113,6 +113,12 @@ static const struct field {
 	{ "fetch.l2.w4", F_DBL, OFF(fetch_l2[1]), 0, 0 },
 	{ "fetch.l2.w8", F_DBL, OFF(fetch_l2[2]), 0, 0 },
 	{ "fetch.l2.w16", F_DBL, OFF(fetch_l2[3]), 0, 0 },
+	{ "const.w1", F_DBL, OFF(const_cycles[0]), 0, 0 },
+	{ "const.w2", F_DBL, OFF(const_cycles[1]), 0, 0 },
+	{ "const.w4", F_DBL, OFF(const_cycles[2]), 0, 0 },
+	{ "const.w8", F_DBL, OFF(const_cycles[3]), 0, 0 },
+	{ "const.w16", F_DBL, OFF(const_cycles[4]), 0, 0 },
+	{ "const.w32", F_DBL, OFF(const_cycles[5]), 0, 0 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

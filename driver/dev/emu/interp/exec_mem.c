@@ -363,8 +363,9 @@ static void count(struct gs_xctx *x, int rs, int store, const uint64_t *addr, ui
 {
 	struct gs_emu_counters *c = &x->c;
 	uint64_t t, b;
-	if (x->pr && (rs == R_GLOBAL || rs == R_LOCAL || rs == R_SHARED))
-		gs_x_probe_mem(x, rs == R_SHARED ? 0 : rs == R_GLOBAL ? 1 : 2, store, addr, m, size);
+	if (x->pr && (rs == R_GLOBAL || rs == R_LOCAL || rs == R_SHARED || rs == R_CONST))
+		gs_x_probe_mem(x, rs == R_SHARED ? 0 : rs == R_GLOBAL ? 1 : rs == R_LOCAL ? 2 : 3,
+			       store, addr, m, size);
 	switch (rs) {
 	case R_GLOBAL:
 		gs_x_coalesce(x->cc10, addr, m, size, &t, &b);

@@ -13,6 +13,8 @@
  *   smem    shared-memory wavefronts, one per clock: warp accesses plus
  *           bank-conflict replays [PG];
  *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock;
+ *   const   the constant cache's port: warp loads whose lanes read several
+ *           words serialize (probe.c, const.wN [H100]);
  *   chain   the block's longest warp, issued in order (probe.c), with the
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
  *           that path in the proportion L2 misses;
@@ -135,7 +137,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 /* The sample's sums, each block weighted by the blocks it stands for, and
  * the longest chain with its misses. */
 struct sums {
-	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed;
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;
 };
@@ -150,6 +152,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		for (int c = 0; c < GS_EMU_NCLASS; c++)
 			s->inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
 		s->smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
+		s->ccyc += w * b->const_cycles;
 		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
@@ -207,6 +210,8 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 		thr = s->smem, *sm_bound = "smem";
 	if (l1c > thr)
 		thr = l1c, *sm_bound = "l1";
+	if (s->ccyc / s->wsum > thr)
+		thr = s->ccyc / s->wsum, *sm_bound = "const";
 	/* instruction fetch, at the warps each scheduler holds */
 	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
 	double loop_bytes = s->loop_ins / s->wsum * bpi;

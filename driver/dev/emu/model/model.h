@@ -74,7 +74,9 @@ struct gs_emu_blockstat {
 				  * issued again (the loops' span) */
 	double loop_share;       /* their share of the block's issued warp instructions */
 	double xinst[GS_EMU_NCLASS]; /* warp instructions ptxas's expansions of the PTX add,
-				      * per class (integer division, probe.c) */
+				      * per class (integer division, probe.c), less the
+				      * constant loads it folds into operands */
+	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
 };
@@ -130,7 +132,7 @@ struct gs_emu_interval {
 	double load_window;         /* the global loads ptxas's code keeps in flight with
 				     * each issued one, on average (sass.c; 16: as many
 				     * as the PTX allows), 0: not known */
-	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "launch", "fetch",
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "const", "launch", "fetch",
 				     * "latency", "l2", "dram", "dram latency" */
 };
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],

@@ -93,7 +93,8 @@ struct gs_xprobe {
 	unsigned *lcount;
 	double win_sum;
 	uint64_t win_loads;
-	double xinst[GS_EMU_NCLASS]; /* expansions (idiv) */
+	double xinst[GS_EMU_NCLASS]; /* expansions (idiv), less folded constant loads */
+	double ccyc;         /* constant-cache serialization (const_load) */
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -223,6 +224,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->win_sum = 0;
 	p->win_loads = 0;
 	memset(p->xinst, 0, sizeof p->xinst);
+	p->ccyc = 0;
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -461,6 +463,47 @@ static double miss_weight(struct gs_xprobe *p, const uint64_t *sec, unsigned n)
 	return w;
 }
 
+/* A warp's load of the constant bank, where the profile knows the
+ * constant cache (const.wN).  The cache serves one word a warp per
+ * request: lanes reading w distinct words serialize, at const.wN cycles
+ * of the SM a warp load for N = 1, 2, ..., 32 distinct words
+ * (scripts/bench/ubench/terms.cu on the H100, results/ubench-terms-h100.txt:
+ * 1.45, 4.10, 8.07, 16.08, 36.10 and 86.95), interpolated between them and
+ * charged to the constant cache's own port (interval.c), not the LSU's.
+ * One word a warp is no load at all in the machine code: ptxas folds it
+ * into the consuming instruction's constant operand (conv11.cu at BX=32,
+ * BY=4, OY=2, SMEM=1 executes 242 ld.const a thread in PTX and 38 LDC in
+ * SASS, its 242 FFMAs reading c[] directly), so it leaves the counts. */
+static void const_load(struct gs_xprobe *p, const uint64_t *addr, uint32_t m)
+{
+	const double *cc = p->p->const_cycles;
+	uint64_t w[GS_WARP];
+	unsigned n = 0, u = 0;
+	if (!(cc[1] > 0))
+		return;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t v = addr[__builtin_ctz(mm)] >> 2;
+		unsigned j = n++;
+		for (; j && w[j - 1] > v; j--)
+			w[j] = w[j - 1];
+		w[j] = v;
+	}
+	for (unsigned i = 0; i < n; i++)
+		u += !i || w[i] != w[i - 1];
+	if (u <= 1) {
+		p->xinst[GS_EMU_MEM] -= 1;
+		p->iv_inst[GS_EMU_MEM] -= 1;
+		return;
+	}
+	unsigned k = 0; /* const.w(2^k) <= u < const.w(2^(k+1)) */
+	while (k + 1 < GS_EMU_CONST_W && (2u << k) <= u)
+		k++;
+	double lo = (double)(1u << k), c = cc[k];
+	if (k + 1 < GS_EMU_CONST_W)
+		c += (cc[k + 1] - cc[k]) * ((double)u - lo) / lo;
+	p->ccyc += c;
+}
+
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size)
 {
@@ -468,6 +511,10 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	const struct gs_emu_profile *pf = p->p;
 	const struct gs_ins *in = p->pin;
 	uint32_t d[6];
+	if (space == 3) {
+		const_load(p, addr, m);
+		return;
+	}
 	if (space == 0) { /* shared */
 		p->iv_smem++;
 		if (!store && in) {
@@ -589,6 +636,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->win_sum = p->win_sum;
 	out->win_loads = p->win_loads;
 	memcpy(out->xinst, p->xinst, sizeof out->xinst);
+	out->const_cycles = p->ccyc;
 	if (p->ns)
 		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
 	size_t k = 0;
