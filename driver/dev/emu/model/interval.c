@@ -14,7 +14,8 @@
  *           bank-conflict replays [PG];
  *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock;
  *   const   the constant cache's port: warp loads whose lanes read several
- *           words serialize (probe.c, const.wN [H100]);
+ *           words serialize (probe.c, const.wN [H100]); a load of one word
+ *           a warp takes an issue slot but not the LSU's pipe;
  *   chain   the block's longest warp, issued in order (probe.c), with the
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
  *           that path in the proportion L2 misses;
@@ -137,7 +138,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 /* The sample's sums, each block weighted by the blocks it stands for, and
  * the longest chain with its misses. */
 struct sums {
-	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc;
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc, cuni;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;
 };
@@ -153,6 +154,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 			s->inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
 		s->smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
 		s->ccyc += w * b->const_cycles;
+		s->cuni += w * (double)b->const_uniform;
 		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
@@ -197,7 +199,11 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 		s->inst[c] /= s->wsum;
 		all += s->inst[c];
 	}
-	double issue = gs_emu_pipe_cycles(p, s->inst, &pipe);
+	/* the pipes without the constant cache's one-word loads (probe.c) */
+	double pin[GS_EMU_NCLASS];
+	memcpy(pin, s->inst, sizeof pin);
+	pin[GS_EMU_MEM] -= s->cuni / s->wsum;
+	double issue = gs_emu_pipe_cycles(p, pin, &pipe);
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
 	s->smem /= s->wsum;
 	s->exposed /= s->wsum;

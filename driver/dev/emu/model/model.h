@@ -74,9 +74,9 @@ struct gs_emu_blockstat {
 				  * issued again (the loops' span) */
 	double loop_share;       /* their share of the block's issued warp instructions */
 	double xinst[GS_EMU_NCLASS]; /* warp instructions ptxas's expansions of the PTX add,
-				      * per class (integer division, probe.c), less the
-				      * constant loads it folds into operands */
+				      * per class (integer division, probe.c) */
 	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
+	uint64_t const_uniform;  /* constant loads of one word a warp: issued, not on the LSU */
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
 };
