@@ -106,3 +106,6 @@ const.w4 = 8.07              # [CT]
 const.w8 = 16.08             # [CT]
 const.w16 = 36.10            # [CT]
 const.w32 = 86.95            # [CT]
+# warp shuffles (driver/dev/emu/model/probe.c, interval.c), [CT] as above
+lat.shfl = 25.9              # [CT] dependent shfl.xor + fadd 30.32 cycles a step, less lat.fp32
+shfl_cycles = 1.01           # [CT] SM cycles per warp shuffle, 4 independent chains a thread

@@ -116,6 +116,9 @@ struct gs_emu_profile {
 	/* constant-cache serialization (model/probe.c): SM cycles per warp load
 	 * of 1, 2, 4, 8, 16 and 32 distinct words; 0: not known, no such term */
 	double const_cycles[GS_EMU_CONST_W];
+	/* warp shuffles (model/probe.c): dependent-issue latency and SM cycles per
+	 * warp shuffle on their own port; 0: as the class "other" */
+	double lat_shfl, shfl_cycles;
 };
 #define GS_EMU_FETCH_W 4
 

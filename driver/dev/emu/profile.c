@@ -119,6 +119,8 @@ static const struct field {
 	{ "const.w8", F_DBL, OFF(const_cycles[3]), 0, 0 },
 	{ "const.w16", F_DBL, OFF(const_cycles[4]), 0, 0 },
 	{ "const.w32", F_DBL, OFF(const_cycles[5]), 0, 0 },
+	{ "lat.shfl", F_DBL, OFF(lat_shfl), 0, 0 },
+	{ "shfl_cycles", F_DBL, OFF(shfl_cycles), 0, 0 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

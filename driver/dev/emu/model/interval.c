@@ -16,6 +16,8 @@
  *   const   the constant cache's port: warp loads whose lanes read several
  *           words serialize (probe.c, const.wN [H100]); a load of one word
  *           a warp takes an issue slot but not the LSU's pipe;
+ *   shfl    warp shuffles on their own port, shfl_cycles each [H100],
+ *           taken off the pipe of their class ("other");
  *   chain   the block's longest warp, issued in order (probe.c), with the
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
  *           that path in the proportion L2 misses;
@@ -138,7 +140,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 /* The sample's sums, each block weighted by the blocks it stands for, and
  * the longest chain with its misses. */
 struct sums {
-	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc, cuni;
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc, cuni, shfl;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;
 };
@@ -155,6 +157,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
 		s->ccyc += w * b->const_cycles;
 		s->cuni += w * (double)b->const_uniform;
+		s->shfl += w * (double)b->shuffles;
 		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
@@ -203,6 +206,8 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 	double pin[GS_EMU_NCLASS];
 	memcpy(pin, s->inst, sizeof pin);
 	pin[GS_EMU_MEM] -= s->cuni / s->wsum;
+	/* and without the shuffles, which have their own port (below) */
+	pin[GS_EMU_OTHER] -= s->shfl / s->wsum;
 	double issue = gs_emu_pipe_cycles(p, pin, &pipe);
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
 	s->smem /= s->wsum;
@@ -218,6 +223,11 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 		thr = l1c, *sm_bound = "l1";
 	if (s->ccyc / s->wsum > thr)
 		thr = s->ccyc / s->wsum, *sm_bound = "const";
+	/* shuffles: 1.01 SM cycles each when nothing else is issued
+	 * (scripts/bench/ubench/terms.cu, results/ubench-terms-h100.txt) */
+	double shc = s->shfl / s->wsum * p->shfl_cycles;
+	if (shc > thr)
+		thr = shc, *sm_bound = "shfl";
 	/* instruction fetch, at the warps each scheduler holds */
 	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
 	double loop_bytes = s->loop_ins / s->wsum * bpi;

@@ -96,6 +96,7 @@ struct gs_xprobe {
 	double xinst[GS_EMU_NCLASS]; /* expansions (idiv) */
 	double ccyc;         /* constant-cache serialization (const_load) */
 	uint64_t cuni;       /* constant loads of one word a warp (const_load) */
+	uint64_t shfl;       /* warp shuffles issued */
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -227,6 +228,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	memset(p->xinst, 0, sizeof p->xinst);
 	p->ccyc = 0;
 	p->cuni = 0;
+	p->shfl = 0;
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -369,7 +371,17 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			p->iv_inst[c] += x[c];
 		}
 	}
-	switch (in->cls) {
+	/* a warp shuffle waits lat.shfl for its result, not an ALU's latency
+	 * (scripts/bench/ubench/terms.cu on the H100: a dependent shfl.xor and
+	 * fadd take 30.32 cycles a step, results/ubench-terms-h100.txt), and
+	 * is counted for its port (interval.c) */
+	int shfl = in->op == GS_OP_SHFL && pf->lat_shfl > 0;
+	if (shfl)
+		p->shfl++;
+	switch (shfl ? GS_EMU_NCLASS : in->cls) {
+	case GS_EMU_NCLASS:
+		lat = pf->lat_shfl;
+		break;
 	case GS_EMU_INT: case GS_EMU_FP32: case GS_EMU_FP64: case GS_EMU_SFU:
 		lat = pf->lat[in->cls];
 		if (xd == 1 && pf->lat_idiv32 > 0)
@@ -644,6 +656,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	memcpy(out->xinst, p->xinst, sizeof out->xinst);
 	out->const_cycles = p->ccyc;
 	out->const_uniform = p->cuni;
+	out->shuffles = p->shfl;
 	if (p->ns)
 		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
 	size_t k = 0;
