@@ -109,3 +109,7 @@ const.w32 = 86.95            # [CT]
 # warp shuffles (driver/dev/emu/model/probe.c, interval.c), [CT] as above
 lat.shfl = 25.9              # [CT] dependent shfl.xor + fadd 30.32 cycles a step, less lat.fp32
 shfl_cycles = 1.01           # [CT] SM cycles per warp shuffle, 4 independent chains a thread
+# global atomics contending for a sector (driver/dev/emu/model/interval.c), [T2]:
+# scripts/bench/ubench/terms2.cu on the H100 (results/ubench-terms2-h100.txt)
+atom_sector_ns = 9.46        # [T2] atomicAdd into 256 bins, lanes on consecutive bins: 9.463 ns
+                             # per atomic a bin, one warp request a sector

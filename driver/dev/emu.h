@@ -119,6 +119,9 @@ struct gs_emu_profile {
 	/* warp shuffles (model/probe.c): dependent-issue latency and SM cycles per
 	 * warp shuffle on their own port; 0: as the class "other" */
 	double lat_shfl, shfl_cycles;
+	/* global atomics (model/interval.c): ns the L2 takes per warp request on
+	 * one sector, requests on a sector served one after another; 0: none */
+	double atom_sector_ns;
 };
 #define GS_EMU_FETCH_W 4
 

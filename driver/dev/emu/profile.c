@@ -121,6 +121,7 @@ static const struct field {
 	{ "const.w32", F_DBL, OFF(const_cycles[5]), 0, 0 },
 	{ "lat.shfl", F_DBL, OFF(lat_shfl), 0, 0 },
 	{ "shfl_cycles", F_DBL, OFF(shfl_cycles), 0, 0 },
+	{ "atom_sector_ns", F_DBL, OFF(atom_sector_ns), 0, 0 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

@@ -651,6 +651,8 @@ int gs_x_atom(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, ui
 		return gs_x_fault(x, w, in, __builtin_ctz(m), "local or parameter-space",
 				  addr[__builtin_ctz(m)], 1);
 	x->c.atom_inst++;
+	if (x->pr && c.rs == R_GLOBAL)
+		gs_x_probe_mem(x, 4, 1, addr, m, size);
 	int result = !(in->f & 0x10) && in->o[0] != GS_NONE;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
 		int l = __builtin_ctz(mm);

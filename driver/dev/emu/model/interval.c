@@ -48,7 +48,9 @@
  * it stands for as everything else is, scaled to the grid, at most the
  * allocations it touched): data reused through a 50 MB L2 is read from DRAM
  * once, and a written sector is written back once besides (probe.c lists it
- * apart).  The time is the largest of the SM time, the L2 time and the DRAM
+ * apart).  Global atomics bound it too: the L2 serves the warp requests on
+ * one 32-byte sector one after another, atom_sector_ns each (atom_cycles).
+ * The time is the largest of the SM time, the L2 and atomics time and the DRAM
  * time, but where the SM time is DRAM latency on the chain, that latency
  * grows with DRAM's load (a queue, below), plus the launch overhead; the
  * bound is the term that set it ("dram latency": the queue).
@@ -58,6 +60,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const pipe_names[GS_EMU_NCLASS] = { "int", "fp32", "fp64", "sfu", "lsu",
@@ -304,6 +307,57 @@ static double grid_cycles(const struct gs_emu_profile *p, const struct waves *wv
 	return t_sm;
 }
 
+/* Global atomics contending for a sector: every warp request touching a
+ * sector is served there after the previous one, atom_sector_ns apart.
+ * scripts/bench/ubench/terms2.cu on the H100 (results/ubench-terms2-h100.txt):
+ * atomicAdd into 256 bins, each warp's lanes on 32 consecutive bins (4
+ * sectors a request), 9.463 ns per atomic a bin, so a request every 9.46 ns
+ * on each sector; with lanes on random bins, 66.9 ns per atomic a bin, that
+ * rule gives 50 to 70 of it.  A sector that two or more sampled blocks hit
+ * is taken as hit alike by every block they stand for (a histogram's bins,
+ * a global total); one only a single block hit is its own (its requests
+ * count once).  The busiest sector's requests over the grid, in cycles. */
+static double atom_cycles(const struct gs_emu_profile *p, const struct gs_emu_blockstat *st,
+			  const double *weight, size_t n, double scale)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += st[i].natom;
+	if (!total || !(p->atom_sector_ns > 0))
+		return 0;
+	/* a walk over the blocks' sorted lists: per sector, the weighted
+	 * requests and how many blocks had it */
+	size_t *at = calloc(n, sizeof(*at));
+	if (!at)
+		return 0;
+	double best = 0;
+	for (;;) {
+		uint64_t s = UINT64_MAX;
+		for (size_t i = 0; i < n; i++)
+			if (at[i] < st[i].natom && st[i].atom_sectors[at[i]] < s)
+				s = st[i].atom_sectors[at[i]];
+		if (s == UINT64_MAX)
+			break;
+		double req = 0, own = 0;
+		int blocks = 0;
+		for (size_t i = 0; i < n; i++) {
+			size_t k = at[i];
+			while (at[i] < st[i].natom && st[i].atom_sectors[at[i]] == s)
+				at[i]++;
+			if (at[i] > k) {
+				blocks++;
+				req += weight[i] * (double)(at[i] - k);
+				own = (double)(at[i] - k);
+			}
+		}
+		double r = blocks > 1 ? req * scale : own;
+		if (r > best)
+			best = r;
+	}
+	free(at);
+	return best * p->atom_sector_ns * 1e-9 * p->clock_mhz * 1e6;
+}
+
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
 			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
@@ -349,7 +403,10 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double hz = p->clock_mhz * 1e6;
 	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
 	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
-	double t_sm = grid_cycles(p, &wv, sm_bound, t_l2, t_dram, out);
+	double t_atom = atom_cycles(p, st, weight, n, scale);
+	double t_sm = grid_cycles(p, &wv, sm_bound, t_atom > t_l2 ? t_atom : t_l2, t_dram, out);
+	if (t_atom > t_l2 && !strcmp(out->bound, "l2"))
+		snprintf(out->bound, sizeof out->bound, "atomics");
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
 	out->t_l2 = t_l2;

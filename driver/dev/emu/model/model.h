@@ -78,6 +78,9 @@ struct gs_emu_blockstat {
 	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
 	uint64_t const_uniform;  /* constant loads of one word a warp: issued, not on the LSU */
 	uint64_t shuffles;       /* warp shuffles (where the profile gives lat.shfl) */
+	uint64_t *atom_sectors;  /* per warp request of a global atomic, each sector it
+				  * touched, sorted (repeated: several requests); malloc'd */
+	size_t natom;
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
 };
@@ -133,7 +136,7 @@ struct gs_emu_interval {
 	double load_window;         /* the global loads ptxas's code keeps in flight with
 				     * each issued one, on average (sass.c; 16: as many
 				     * as the PTX allows), 0: not known */
-	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "const", "shfl", "launch", "fetch",
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "const", "shfl", "launch", "fetch", "atomics",
 				     * "latency", "l2", "dram", "dram latency" */
 };
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],

@@ -97,6 +97,8 @@ struct gs_xprobe {
 	double ccyc;         /* constant-cache serialization (const_load) */
 	uint64_t cuni;       /* constant loads of one word a warp (const_load) */
 	uint64_t shfl;       /* warp shuffles issued */
+	uint64_t *asect;     /* global atomics: a sector per request and sector */
+	size_t nas, acap;
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -189,6 +191,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->tag);
 	free(p->age);
 	free(p->sect);
+	free(p->asect);
 	free(p->issues);
 	free(p->win);
 	free(p->lready);
@@ -229,6 +232,9 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->ccyc = 0;
 	p->cuni = 0;
 	p->shfl = 0;
+	free(p->asect);
+	p->asect = NULL;
+	p->nas = p->acap = 0;
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -522,6 +528,40 @@ static void const_load(struct gs_xprobe *p, const uint64_t *addr, uint32_t m)
 	p->ccyc += c;
 }
 
+/* A warp's global atomic: the L2 serves it as one request per 32-byte
+ * sector it touches (interval.c bounds the time by the busiest sector's
+ * requests); the sectors are listed, one entry per request. */
+static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, unsigned size)
+{
+	uint64_t sec[GS_WARP];
+	unsigned n = 0, u = 0;
+	if (!(p->p->atom_sector_ns > 0))
+		return;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t v = addr[__builtin_ctz(mm)] >> 5;
+		unsigned j = n++;
+		for (; j && sec[j - 1] > v; j--)
+			sec[j] = sec[j - 1];
+		sec[j] = v;
+	}
+	(void)size; /* 4 or 8 bytes, aligned: one sector */
+	for (unsigned i = 0; i < n; i++)
+		if (!i || sec[i] != sec[i - 1])
+			sec[u++] = sec[i];
+	if (p->nas + u > p->acap) {
+		size_t cap = p->acap ? 2 * p->acap : 1024;
+		while (cap < p->nas + u)
+			cap *= 2;
+		uint64_t *ns = realloc(p->asect, cap * sizeof(*ns));
+		if (!ns)
+			return;
+		p->asect = ns;
+		p->acap = cap;
+	}
+	memcpy(p->asect + p->nas, sec, u * sizeof(*sec));
+	p->nas += u;
+}
+
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size)
 {
@@ -531,6 +571,10 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	uint32_t d[6];
 	if (space == 3) {
 		const_load(p, addr, m);
+		return;
+	}
+	if (space == 4) {
+		atom_request(p, addr, m, size);
 		return;
 	}
 	if (space == 0) { /* shared */
@@ -657,6 +701,12 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->const_cycles = p->ccyc;
 	out->const_uniform = p->cuni;
 	out->shuffles = p->shfl;
+	if (p->nas)
+		qsort(p->asect, p->nas, sizeof *p->asect, cmp_u64);
+	out->atom_sectors = p->asect;
+	out->natom = p->nas;
+	p->asect = NULL;
+	p->nas = p->acap = 0;
 	if (p->ns)
 		qsort(p->sect, p->ns, sizeof *p->sect, cmp_u64);
 	size_t k = 0;
@@ -675,4 +725,7 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
 	free(b->sectors);
 	b->sectors = NULL;
 	b->nsectors = 0;
+	free(b->atom_sectors);
+	b->atom_sectors = NULL;
+	b->natom = 0;
 }
