@@ -136,8 +136,9 @@ struct gs_emu_interval {
 	double load_window;         /* the global loads ptxas's code keeps in flight with
 				     * each issued one, on average (sass.c; 16: as many
 				     * as the PTX allows), 0: not known */
-	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "const", "shfl", "launch", "fetch", "atomics",
-				     * "latency", "l2", "dram", "dram latency" */
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "const", "shfl",
+				     * "launch", "fetch", "latency", "l2", "atomics", "dram",
+				     * "dram latency" */
 };
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
