@@ -334,22 +334,19 @@ static double atom_cycles(const struct gs_emu_profile *p, const struct gs_emu_bl
 	for (;;) {
 		uint64_t s = UINT64_MAX;
 		for (size_t i = 0; i < n; i++)
-			if (at[i] < st[i].natom && st[i].atom_sectors[at[i]] < s)
-				s = st[i].atom_sectors[at[i]];
+			if (at[i] < st[i].natom && st[i].atom[at[i]].sector < s)
+				s = st[i].atom[at[i]].sector;
 		if (s == UINT64_MAX)
 			break;
 		double req = 0, own = 0;
 		int blocks = 0;
-		for (size_t i = 0; i < n; i++) {
-			size_t k = at[i];
-			while (at[i] < st[i].natom && st[i].atom_sectors[at[i]] == s)
-				at[i]++;
-			if (at[i] > k) {
+		for (size_t i = 0; i < n; i++)
+			if (at[i] < st[i].natom && st[i].atom[at[i]].sector == s) {
+				double r = (double)st[i].atom[at[i]++].requests;
 				blocks++;
-				req += weight[i] * (double)(at[i] - k);
-				own = (double)(at[i] - k);
+				req += weight[i] * r;
+				own = r;
 			}
-		}
 		double r = blocks > 1 ? req * scale : own;
 		if (r > best)
 			best = r;

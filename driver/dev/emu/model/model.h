@@ -32,6 +32,11 @@
 #include "dev/emu.h"
 #include "dev/emu/interp/interp.h"
 
+/* A sector global atomics touched, and how many warp requests touched it. */
+struct gs_emu_atomsec {
+	uint64_t sector, requests;
+};
+
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
 #define GS_EMU_SECTOR_WRITTEN (1ull << 63)
@@ -78,8 +83,8 @@ struct gs_emu_blockstat {
 	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
 	uint64_t const_uniform;  /* constant loads of one word a warp: issued, not on the LSU */
 	uint64_t shuffles;       /* warp shuffles (where the profile gives lat.shfl) */
-	uint64_t *atom_sectors;  /* per warp request of a global atomic, each sector it
-				  * touched, sorted (repeated: several requests); malloc'd */
+	struct gs_emu_atomsec *atom; /* the sectors global atomics touched, sorted, each
+				      * with its warp requests; malloc'd */
 	size_t natom;
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */

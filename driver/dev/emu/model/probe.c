@@ -97,7 +97,7 @@ struct gs_xprobe {
 	double ccyc;         /* constant-cache serialization (const_load) */
 	uint64_t cuni;       /* constant loads of one word a warp (const_load) */
 	uint64_t shfl;       /* warp shuffles issued */
-	uint64_t *asect;     /* global atomics: a sector per request and sector */
+	struct gs_emu_atomsec *asect; /* global atomics' sectors (atom_request) */
 	size_t nas, acap;
 };
 
@@ -528,9 +528,30 @@ static void const_load(struct gs_xprobe *p, const uint64_t *addr, uint32_t m)
 	p->ccyc += c;
 }
 
+static int cmp_atomsec(const void *a, const void *b)
+{
+	uint64_t x = ((const struct gs_emu_atomsec *)a)->sector;
+	uint64_t y = ((const struct gs_emu_atomsec *)b)->sector;
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the list of atomics' sectors and merges each sector's entries. */
+static void atom_merge(struct gs_xprobe *p)
+{
+	size_t k = 0;
+	qsort(p->asect, p->nas, sizeof *p->asect, cmp_atomsec);
+	for (size_t i = 0; i < p->nas; i++)
+		if (k && p->asect[k - 1].sector == p->asect[i].sector)
+			p->asect[k - 1].requests += p->asect[i].requests;
+		else
+			p->asect[k++] = p->asect[i];
+	p->nas = k;
+}
+
 /* A warp's global atomic: the L2 serves it as one request per 32-byte
  * sector it touches (interval.c bounds the time by the busiest sector's
- * requests); the sectors are listed, one entry per request. */
+ * requests); the list is merged when it grows long, so that a loop of
+ * atomics on few sectors keeps it short. */
 static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, unsigned size)
 {
 	uint64_t sec[GS_WARP];
@@ -548,18 +569,23 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
 	for (unsigned i = 0; i < n; i++)
 		if (!i || sec[i] != sec[i - 1])
 			sec[u++] = sec[i];
-	if (p->nas + u > p->acap) {
+	int grow = p->nas + u > p->acap;
+	if (grow && p->acap >= 65536) {
+		atom_merge(p);
+		grow = p->nas + u > p->acap / 2; /* merging freed too little */
+	}
+	if (grow) {
 		size_t cap = p->acap ? 2 * p->acap : 1024;
 		while (cap < p->nas + u)
 			cap *= 2;
-		uint64_t *ns = realloc(p->asect, cap * sizeof(*ns));
+		struct gs_emu_atomsec *ns = realloc(p->asect, cap * sizeof(*ns));
 		if (!ns)
 			return;
 		p->asect = ns;
 		p->acap = cap;
 	}
-	memcpy(p->asect + p->nas, sec, u * sizeof(*sec));
-	p->nas += u;
+	for (unsigned i = 0; i < u; i++)
+		p->asect[p->nas++] = (struct gs_emu_atomsec){ sec[i], 1 };
 }
 
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
@@ -702,8 +728,8 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->const_uniform = p->cuni;
 	out->shuffles = p->shfl;
 	if (p->nas)
-		qsort(p->asect, p->nas, sizeof *p->asect, cmp_u64);
-	out->atom_sectors = p->asect;
+		atom_merge(p);
+	out->atom = p->asect;
 	out->natom = p->nas;
 	p->asect = NULL;
 	p->nas = p->acap = 0;
@@ -725,7 +751,7 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
 	free(b->sectors);
 	b->sectors = NULL;
 	b->nsectors = 0;
-	free(b->atom_sectors);
-	b->atom_sectors = NULL;
+	free(b->atom);
+	b->atom = NULL;
 	b->natom = 0;
 }
