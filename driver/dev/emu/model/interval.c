@@ -316,10 +316,10 @@ static double grid_cycles(const struct gs_emu_profile *p, const struct waves *wv
  * with lanes on random bins of 256 (66.9 ns per atomic a bin), 65 to 210%
  * from 8 to 4096 bins, and 76% of histogram.cu's global-atomics variant
  * (34.6 ms); a single bin, where requests aggregate, it does not fit (40%).
- * A sector that two or more sampled blocks hit
- * is taken as hit alike by every block they stand for (a histogram's bins,
- * a global total); one only a single block hit is its own (its requests
- * count once).  The busiest sector's requests over the grid, in cycles. */
+ * A sector that two or more sampled blocks hit is taken as hit alike by
+ * every block they stand for (a histogram's bins, a global total); one only
+ * a single block hit is its own (its requests count once).  The busiest
+ * sector's requests over the grid, in cycles. */
 static double atom_cycles(const struct gs_emu_profile *p, const struct gs_emu_blockstat *st,
 			  const double *weight, size_t n, double scale)
 {
