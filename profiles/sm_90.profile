@@ -96,3 +96,21 @@ fetch.l2.w1 = 4.85           # [IC] 5.9 a lone warp
 fetch.l2.w4 = 1.85           # [IC] 1.6 to 4.2
 fetch.l2.w8 = 0.66           # [IC] 1.4 to 2.2
 fetch.l2.w16 = 0.42          # [IC] 1.35 to 1.55
+# constant-cache serialization (driver/dev/emu/model/probe.c), [CT]: scripts/bench/ubench/terms.cu
+# on the H100 (results/ubench-terms-h100.txt): SM cycles per warp load of the constant bank
+# whose lanes read 1 to 32 distinct words.  A load of one word a warp is taken as folded into
+# its consumer's constant operand (ptxas; conv11's SASS keeps 38 LDC of 242 ld.const a thread),
+# so const.w1 is listed but not charged.
+const.w1 = 1.45              # [CT] 0.192 ms, the whole loop's iteration
+const.w2 = 4.10              # [CT]
+const.w4 = 8.07              # [CT]
+const.w8 = 16.08             # [CT]
+const.w16 = 36.10            # [CT]
+const.w32 = 86.95            # [CT]
+# warp shuffles (driver/dev/emu/model/probe.c, interval.c), [CT] as above
+lat.shfl = 25.9              # [CT] dependent shfl.xor + fadd 30.32 cycles a step, less lat.fp32
+shfl_cycles = 1.01           # [CT] SM cycles per warp shuffle, 4 independent chains a thread
+# global atomics contending for a sector (driver/dev/emu/model/interval.c), [T2]:
+# scripts/bench/ubench/terms2.cu on the H100 (results/ubench-terms2-h100.txt)
+atom_sector_ns = 9.46        # [T2] atomicAdd into 256 bins, lanes on consecutive bins: 9.463 ns
+                             # per atomic a bin, one warp request a sector

@@ -27,7 +27,7 @@
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h). */
-#define GS_EMU_MODEL_REV "interval-8"
+#define GS_EMU_MODEL_REV "interval-9"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -76,6 +76,7 @@ enum gs_emu_source { GS_EMU_SRC_NONE, GS_EMU_SRC_MEASURED, GS_EMU_SRC_DATASHEET,
 
 /* A device profile: read from profiles/NAME.profile (profiles/README.md
  * lists the keys and their sources), or from the copy compiled in. */
+#define GS_EMU_CONST_W 6
 struct gs_emu_profile {
 	char name[32];           /* "g80", "gf100", "sm_80", "sm_90" */
 	char gpu[64];            /* "GeForce 8800 GTX" */
@@ -140,6 +141,15 @@ struct gs_emu_profile {
 	int facts;               /* the facts given (not the names and the emulator's
 				  * settings), and how many of each source */
 	int by_source[GS_EMU_NSRC];
+	/* constant-cache serialization (model/probe.c): SM cycles per warp load
+	 * of 1, 2, 4, 8, 16 and 32 distinct words; 0: not known, no such term */
+	double const_cycles[GS_EMU_CONST_W];
+	/* warp shuffles (model/probe.c): dependent-issue latency and SM cycles per
+	 * warp shuffle on their own port; 0: as the class "other" */
+	double lat_shfl, shfl_cycles;
+	/* global atomics (model/interval.c): ns the L2 takes per warp request on
+	 * one sector, requests on a sector served one after another; 0: none */
+	double atom_sector_ns;
 };
 #define GS_EMU_FETCH_W 4
 

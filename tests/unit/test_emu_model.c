@@ -584,6 +584,58 @@ START_TEST(test_sass_windows)
 }
 END_TEST
 
-GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+/* The measured terms of interval-9 (profiles/sm_90.profile): global atomics
+ * bound the grid by the busiest sector's warp requests, 9.46 ns each, when
+ * two sampled blocks share the sector (one block's own sector counts once);
+ * one-word constant loads leave the LSU's pipe but not the issue; shuffles
+ * take their own port at 1.01 cycles. */
+START_TEST(test_interval_measured_terms)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_double_eq_tol(p->atom_sector_ns, 9.46, 1e-12);
+	ck_assert_double_eq_tol(p->shfl_cycles, 1.01, 1e-12);
+	ck_assert_double_eq_tol(p->const_cycles[1], 4.10, 1e-12);
+	unsigned grid[3] = { 1000, 1, 1 }, block[3] = { 256, 1, 1 };
+	struct gs_emu_occ occ = { .blocks_per_sm = 8 };
+	struct gs_emu_atomsec a0[2] = { { 7, 100 }, { 9, 1 } }, a1[1] = { { 7, 100 } };
+	struct gs_emu_blockstat st[2];
+	memset(st, 0, sizeof st);
+	st[0].c.warp_inst[GS_EMU_INT] = st[1].c.warp_inst[GS_EMU_INT] = 10;
+	st[0].atom = a0;
+	st[0].natom = 2;
+	st[1].atom = a1;
+	st[1].natom = 1;
+	double w[2] = { 500, 500 }, hz = p->clock_mhz * 1e6;
+	struct gs_emu_interval iv;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, st, w, 2, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "atomics");
+	ck_assert_double_eq_tol(iv.cycles, 1000 * 100 * 9.46e-9 * hz, 1e-6 * iv.cycles);
+	/* a sector only one sampled block touched is that block's alone: its
+	 * 100 requests, not the grid's */
+	st[1].natom = 0;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, st, w, 2, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "atomics");
+	ck_assert_double_eq_tol(iv.cycles, 100 * 9.46e-9 * hz, 1e-6 * iv.cycles);
+	/* 4000 loads of which 3500 one-word constant loads: the LSU's pipe sees
+	 * 500, the schedulers all 4000 (1000 cycles on 4) */
+	struct gs_emu_blockstat c = { 0 };
+	c.c.warp_inst[GS_EMU_MEM] = 4000;
+	c.const_uniform = 3500;
+	double one = 1;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &c, &one, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "issue");
+	ck_assert_double_eq_tol(iv.per_block_issue, 4000 / (p->subpartitions * p->issue_per_sub), 1e-9);
+	/* 4000 shuffles: their port, 1.01 cycles each */
+	struct gs_emu_blockstat f = { 0 };
+	f.c.warp_inst[GS_EMU_OTHER] = 4000;
+	f.shuffles = 4000;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &f, &one, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "shfl");
+	ck_assert_double_eq_tol(iv.per_block_issue, 4000 * 1.01, 1e-9);
+}
+END_TEST
+
+GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw,
+	     test_interval_measured_terms, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

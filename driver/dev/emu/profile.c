@@ -131,6 +131,15 @@ static const struct field {
 	{ "fetch.l2.w4", F_DBL, OFF(fetch_l2[1]), 0, FACT, 0, 1e6 },
 	{ "fetch.l2.w8", F_DBL, OFF(fetch_l2[2]), 0, FACT, 0, 1e6 },
 	{ "fetch.l2.w16", F_DBL, OFF(fetch_l2[3]), 0, FACT, 0, 1e6 },
+	{ "const.w1", F_DBL, OFF(const_cycles[0]), 0, FACT, 0, 1e6 },
+	{ "const.w2", F_DBL, OFF(const_cycles[1]), 0, FACT, 0, 1e6 },
+	{ "const.w4", F_DBL, OFF(const_cycles[2]), 0, FACT, 0, 1e6 },
+	{ "const.w8", F_DBL, OFF(const_cycles[3]), 0, FACT, 0, 1e6 },
+	{ "const.w16", F_DBL, OFF(const_cycles[4]), 0, FACT, 0, 1e6 },
+	{ "const.w32", F_DBL, OFF(const_cycles[5]), 0, FACT, 0, 1e6 },
+	{ "lat.shfl", F_DBL, OFF(lat_shfl), 0, FACT, 0, 1e6 },
+	{ "shfl_cycles", F_DBL, OFF(shfl_cycles), 0, FACT, 0, 1e4 },
+	{ "atom_sector_ns", F_DBL, OFF(atom_sector_ns), 0, FACT, 0, 1e6 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

@@ -241,6 +241,8 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x);
 void gs_x_probe_free(struct gs_xprobe *p);
 void gs_x_probe_begin(struct gs_xctx *x);
 void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in);
+/* space: 0 shared, 1 global, 2 local, 3 the constant bank (loads only),
+ * 4 a global atomic (store: 1) */
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size);
 void gs_x_probe_barrier(struct gs_xctx *x);

@@ -372,8 +372,9 @@ static void count(struct gs_xctx *x, int rs, int store, const uint64_t *addr, ui
 {
 	struct gs_emu_counters *c = &x->c;
 	uint64_t t, b;
-	if (x->pr && (rs == R_GLOBAL || rs == R_LOCAL || rs == R_SHARED))
-		gs_x_probe_mem(x, rs == R_SHARED ? 0 : rs == R_GLOBAL ? 1 : 2, store, addr, m, size);
+	if (x->pr && (rs == R_GLOBAL || rs == R_LOCAL || rs == R_SHARED || rs == R_CONST))
+		gs_x_probe_mem(x, rs == R_SHARED ? 0 : rs == R_GLOBAL ? 1 : rs == R_LOCAL ? 2 : 3,
+			       store, addr, m, size);
 	switch (rs) {
 	case R_GLOBAL:
 		gs_x_coalesce(x->cc10, addr, m, size, &t, &b);
@@ -744,6 +745,8 @@ int gs_x_atom(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in, ui
 		return gs_x_fault(x, w, in, __builtin_ctz(m), "local or parameter-space",
 				  addr[__builtin_ctz(m)], 1);
 	x->c.atom_inst++;
+	if (x->pr && c.rs == R_GLOBAL)
+		gs_x_probe_mem(x, 4, 1, addr, m, size);
 	int result = !(in->f & 0x10) && in->o[0] != GS_NONE;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
 		int l = __builtin_ctz(mm);

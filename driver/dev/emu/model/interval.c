@@ -13,6 +13,11 @@
  *   smem    shared-memory wavefronts, one per clock: warp accesses plus
  *           bank-conflict replays [PG];
  *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock;
+ *   const   the constant cache's port: warp loads whose lanes read several
+ *           words serialize (probe.c, const.wN [H100]); a load of one word
+ *           a warp takes an issue slot but not the LSU's pipe;
+ *   shfl    warp shuffles on their own port, shfl_cycles each [H100],
+ *           taken off the pipe of their class ("other");
  *   chain   the block's longest warp, issued in order (probe.c), with the
  *           DRAM latency (mem_latency - lat.l2) added to the L1 misses on
  *           that path in the proportion L2 misses;
@@ -43,7 +48,9 @@
  * it stands for as everything else is, scaled to the grid, at most the
  * allocations it touched): data reused through a 50 MB L2 is read from DRAM
  * once, and a written sector is written back once besides (probe.c lists it
- * apart).  The time is the largest of the SM time, the L2 time and the DRAM
+ * apart).  Global atomics bound it too: the L2 serves the warp requests on
+ * one 32-byte sector one after another, atom_sector_ns each (atom_cycles).
+ * The time is the largest of the SM time, the L2 and atomics time and the DRAM
  * time, but where the SM time is DRAM latency on the chain, that latency
  * grows with DRAM's load (a queue, below), plus the launch overhead; the
  * bound is the term that set it ("dram latency": the queue), and what of
@@ -54,6 +61,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const pipe_names[GS_EMU_NCLASS] = { "int", "fp32", "fp64", "sfu", "lsu",
@@ -136,7 +144,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 /* The sample's sums, each block weighted by the blocks it stands for, and
  * the longest chain with its misses. */
 struct sums {
-	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed;
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc, cuni, shfl;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;
 	double atom, mem, partial;
@@ -152,6 +160,9 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		for (int c = 0; c < GS_EMU_NCLASS; c++)
 			s->inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
 		s->smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
+		s->ccyc += w * b->const_cycles;
+		s->cuni += w * (double)b->const_uniform;
+		s->shfl += w * (double)b->shuffles;
 		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
@@ -200,7 +211,13 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 		s->inst[c] /= s->wsum;
 		all += s->inst[c];
 	}
-	double issue = gs_emu_pipe_cycles(p, s->inst, &pipe);
+	/* the pipes without the constant cache's one-word loads (probe.c) */
+	double pin[GS_EMU_NCLASS];
+	memcpy(pin, s->inst, sizeof pin);
+	pin[GS_EMU_MEM] -= s->cuni / s->wsum;
+	/* and without the shuffles, which have their own port (below) */
+	pin[GS_EMU_OTHER] -= s->shfl / s->wsum;
+	double issue = gs_emu_pipe_cycles(p, pin, &pipe);
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
 	s->smem /= s->wsum;
 	s->exposed /= s->wsum;
@@ -213,6 +230,13 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 		thr = s->smem, *sm_bound = "smem";
 	if (l1c > thr)
 		thr = l1c, *sm_bound = "l1";
+	if (s->ccyc / s->wsum > thr)
+		thr = s->ccyc / s->wsum, *sm_bound = "const";
+	/* shuffles: 1.01 SM cycles each when nothing else is issued
+	 * (scripts/bench/ubench/terms.cu, results/ubench-terms-h100.txt) */
+	double shc = s->shfl / s->wsum * p->shfl_cycles;
+	if (shc > thr)
+		thr = shc, *sm_bound = "shfl";
 	/* instruction fetch, at the warps each scheduler holds */
 	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
 	double loop_bytes = s->loop_ins / s->wsum * bpi;
@@ -289,6 +313,57 @@ static double grid_cycles(const struct gs_emu_profile *p, const struct waves *wv
 	return t_sm;
 }
 
+/* Global atomics contending for a sector: every warp request touching a
+ * sector is served there after the previous one, atom_sector_ns apart.
+ * scripts/bench/ubench/terms2.cu on the H100 (results/ubench-terms2-h100.txt):
+ * atomicAdd into 256 bins, each warp's lanes on 32 consecutive bins (4
+ * sectors a request), 9.463 ns per atomic a bin, so a request every 9.46 ns
+ * on each sector.  The same rule gives 72% of the time terms2.cu measured
+ * with lanes on random bins of 256 (66.9 ns per atomic a bin), 65 to 210%
+ * from 8 to 4096 bins, and 76% of histogram.cu's global-atomics variant
+ * (34.6 ms); a single bin, where requests aggregate, it does not fit (40%).
+ * A sector that two or more sampled blocks hit is taken as hit alike by
+ * every block they stand for (a histogram's bins, a global total); one only
+ * a single block hit is its own (its requests count once).  The busiest
+ * sector's requests over the grid, in cycles. */
+static double atom_cycles(const struct gs_emu_profile *p, const struct gs_emu_blockstat *st,
+			  const double *weight, size_t n, double scale)
+{
+	size_t total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += st[i].natom;
+	if (!total || !(p->atom_sector_ns > 0))
+		return 0;
+	/* a walk over the blocks' sorted lists: per sector, the weighted
+	 * requests and how many blocks had it */
+	size_t *at = calloc(n, sizeof(*at));
+	if (!at)
+		return 0;
+	double best = 0;
+	for (;;) {
+		uint64_t s = UINT64_MAX;
+		for (size_t i = 0; i < n; i++)
+			if (at[i] < st[i].natom && st[i].atom[at[i]].sector < s)
+				s = st[i].atom[at[i]].sector;
+		if (s == UINT64_MAX)
+			break;
+		double req = 0, own = 0;
+		int blocks = 0;
+		for (size_t i = 0; i < n; i++)
+			if (at[i] < st[i].natom && st[i].atom[at[i]].sector == s) {
+				double r = (double)st[i].atom[at[i]++].requests;
+				blocks++;
+				req += weight[i] * r;
+				own = r;
+			}
+		double r = blocks > 1 ? req * scale : own;
+		if (r > best)
+			best = r;
+	}
+	free(at);
+	return best * p->atom_sector_ns * 1e-9 * p->clock_mhz * 1e6;
+}
+
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
 			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
@@ -334,7 +409,10 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	double hz = p->clock_mhz * 1e6;
 	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
 	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
-	double t_sm = grid_cycles(p, &wv, sm_bound, t_l2, t_dram, out);
+	double t_atom = atom_cycles(p, st, weight, n, scale);
+	double t_sm = grid_cycles(p, &wv, sm_bound, t_atom > t_l2 ? t_atom : t_l2, t_dram, out);
+	if (t_atom > t_l2 && !strcmp(out->bound, "l2"))
+		snprintf(out->bound, sizeof out->bound, "atomics");
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
 	out->t_l2 = t_l2;

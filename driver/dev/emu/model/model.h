@@ -33,6 +33,11 @@
 #include "dev/emu.h"
 #include "dev/emu/interp/interp.h"
 
+/* A sector global atomics touched, and how many warp requests touched it. */
+struct gs_emu_atomsec {
+	uint64_t sector, requests;
+};
+
 /* The tag of a written sector in a block's footprint (sector numbers are
  * addresses >> 5, so the top bit is free). */
 #define GS_EMU_SECTOR_WRITTEN (1ull << 63)
@@ -77,6 +82,12 @@ struct gs_emu_blockstat {
 	double loop_share;       /* their share of the block's issued warp instructions */
 	double xinst[GS_EMU_NCLASS]; /* warp instructions ptxas's expansions of the PTX add,
 				      * per class (integer division, probe.c) */
+	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
+	uint64_t const_uniform;  /* constant loads of one word a warp: issued, not on the LSU */
+	uint64_t shuffles;       /* warp shuffles (where the profile gives lat.shfl) */
+	struct gs_emu_atomsec *atom; /* the sectors global atomics touched, sorted, each
+				      * with its warp requests; malloc'd */
+	size_t natom;
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
 };
@@ -132,8 +143,9 @@ struct gs_emu_interval {
 	double load_window;         /* the global loads ptxas's code keeps in flight with
 				     * each issued one, on average (sass.c; 16: as many
 				     * as the PTX allows), 0: not known */
-	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "launch", "fetch",
-				     * "latency", "l2", "dram", "dram latency" */
+	char bound[16];             /* "issue", "fp32", ..., "smem", "l1", "const", "shfl",
+				     * "launch", "fetch", "latency", "l2", "atomics", "dram",
+				     * "dram latency" */
 	double approx;              /* the share of the time in terms the model
 				     * approximates, 0 to 1 (confidence.c) */
 };

@@ -95,6 +95,11 @@ struct gs_xprobe {
 	double win_sum;
 	uint64_t win_loads;
 	double xinst[GS_EMU_NCLASS]; /* expansions (idiv) */
+	double ccyc;         /* constant-cache serialization (const_load) */
+	uint64_t cuni;       /* constant loads of one word a warp (const_load) */
+	uint64_t shfl;       /* warp shuffles issued */
+	struct gs_emu_atomsec *asect; /* global atomics' sectors (atom_request) */
+	size_t nas, acap;
 	/* per static instruction, what issuing it needs, decoded once */
 	struct pins *pi;
 };
@@ -104,7 +109,7 @@ struct gs_xprobe {
  * does not track left out), the latency of its result, its division's
  * expansion and whether it ends a basic block. */
 struct pins {
-	uint8_t ns, nd, ends, xd;
+	uint8_t ns, nd, ends, xd, shfl;
 	uint32_t s[6], d[6];
 	double lat;
 };
@@ -168,7 +173,15 @@ static int decode_all(struct gs_xprobe *p)
 		q->xd = (uint8_t)idiv(in);
 		if (!pf)
 			continue;
-		switch (in->cls) {
+		/* a warp shuffle waits lat.shfl for its result, not an ALU's
+		 * latency (scripts/bench/ubench/terms.cu on the H100: a dependent
+		 * shfl.xor and fadd take 30.32 cycles a step,
+		 * results/ubench-terms-h100.txt) */
+		q->shfl = in->op == GS_OP_SHFL && pf->lat_shfl > 0;
+		switch (q->shfl ? GS_EMU_NCLASS : in->cls) {
+		case GS_EMU_NCLASS:
+			q->lat = pf->lat_shfl;
+			break;
 		case GS_EMU_INT: case GS_EMU_FP32: case GS_EMU_FP64: case GS_EMU_SFU:
 			q->lat = pf->lat[in->cls];
 			if (q->xd == 1 && pf->lat_idiv32 > 0)
@@ -249,6 +262,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->tag);
 	free(p->age);
 	free(p->sect);
+	free(p->asect);
 	free(p->issues);
 	free(p->win);
 	free(p->lready);
@@ -287,6 +301,12 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->win_sum = 0;
 	p->win_loads = 0;
 	memset(p->xinst, 0, sizeof p->xinst);
+	p->ccyc = 0;
+	p->cuni = 0;
+	p->shfl = 0;
+	free(p->asect);
+	p->asect = NULL;
+	p->nas = p->acap = 0;
 }
 
 /* Ends the barrier interval at `t`: what of its latency (t - iv_start)
@@ -428,6 +448,9 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			p->iv_inst[c] += xs[c];
 		}
 	}
+	/* a warp shuffle is counted for its port (interval.c) */
+	if (q->shfl)
+		p->shfl++;
 	set_dests(p, q, t + q->lat, nm);
 }
 
@@ -579,12 +602,125 @@ static unsigned partial_sectors(const uint64_t *sec, unsigned u, const uint64_t 
 	return n;
 }
 
+/* A warp's load of the constant bank, where the profile knows the
+ * constant cache (const.wN).  The cache serves one word a warp per
+ * request: lanes reading w distinct words serialize, at const.wN cycles
+ * of the SM a warp load for N = 1, 2, ..., 32 distinct words
+ * (scripts/bench/ubench/terms.cu on the H100, results/ubench-terms-h100.txt:
+ * 1.45, 4.10, 8.07, 16.08, 36.10 and 86.95), interpolated between them and
+ * charged to the constant cache's own port (interval.c).  A load of one
+ * word a warp does not serialize, and it does not take the LSU's pipe
+ * either: ptxas folds it into the consuming instruction's constant operand
+ * where the address is known after unrolling (conv11.cu at BX=32, BY=4,
+ * OY=2, SMEM=1 executes 242 ld.const a thread in PTX and 38 LDC in SASS,
+ * its 242 FFMAs reading c[] directly), and where it keeps an LDC (mri-q.cu's
+ * loop over the points) the constant cache serves it; the H100 ran
+ * conv11's shared-memory variants at 1200 cycles a block for 968 LDS,
+ * where LDS and LDC on one pipe would take 2000.  It still takes an issue
+ * slot: it is counted apart (interval.c takes it off the LSU's pipe only). */
+static void const_load(struct gs_xprobe *p, const uint64_t *addr, uint32_t m)
+{
+	const double *cc = p->p->const_cycles;
+	uint64_t w[GS_WARP];
+	unsigned n = 0, u = 0;
+	if (!(cc[1] > 0))
+		return;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t v = addr[__builtin_ctz(mm)] >> 2;
+		unsigned j = n++;
+		for (; j && w[j - 1] > v; j--)
+			w[j] = w[j - 1];
+		w[j] = v;
+	}
+	for (unsigned i = 0; i < n; i++)
+		u += !i || w[i] != w[i - 1];
+	if (u <= 1) {
+		p->cuni++;
+		return;
+	}
+	unsigned k = 0; /* const.w(2^k) <= u < const.w(2^(k+1)) */
+	while (k + 1 < GS_EMU_CONST_W && (2u << k) <= u)
+		k++;
+	double lo = (double)(1u << k), c = cc[k];
+	if (k + 1 < GS_EMU_CONST_W)
+		c += (cc[k + 1] - cc[k]) * ((double)u - lo) / lo;
+	p->ccyc += c;
+}
+
+static int cmp_atomsec(const void *a, const void *b)
+{
+	uint64_t x = ((const struct gs_emu_atomsec *)a)->sector;
+	uint64_t y = ((const struct gs_emu_atomsec *)b)->sector;
+	return x < y ? -1 : x > y;
+}
+
+/* Sorts the list of atomics' sectors and merges each sector's entries. */
+static void atom_merge(struct gs_xprobe *p)
+{
+	size_t k = 0;
+	qsort(p->asect, p->nas, sizeof *p->asect, cmp_atomsec);
+	for (size_t i = 0; i < p->nas; i++)
+		if (k && p->asect[k - 1].sector == p->asect[i].sector)
+			p->asect[k - 1].requests += p->asect[i].requests;
+		else
+			p->asect[k++] = p->asect[i];
+	p->nas = k;
+}
+
+/* A warp's global atomic: the L2 serves it as one request per 32-byte
+ * sector it touches (interval.c bounds the time by the busiest sector's
+ * requests); the list is merged when it grows long, so that a loop of
+ * atomics on few sectors keeps it short. */
+static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, unsigned size)
+{
+	uint64_t sec[GS_WARP];
+	unsigned n = 0, u = 0;
+	if (!(p->p->atom_sector_ns > 0))
+		return;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t v = addr[__builtin_ctz(mm)] >> 5;
+		unsigned j = n++;
+		for (; j && sec[j - 1] > v; j--)
+			sec[j] = sec[j - 1];
+		sec[j] = v;
+	}
+	(void)size; /* 4 or 8 bytes, aligned: one sector */
+	for (unsigned i = 0; i < n; i++)
+		if (!i || sec[i] != sec[i - 1])
+			sec[u++] = sec[i];
+	int grow = p->nas + u > p->acap;
+	if (grow && p->acap >= 65536) {
+		atom_merge(p);
+		grow = p->nas + u > p->acap / 2; /* merging freed too little */
+	}
+	if (grow) {
+		size_t cap = p->acap ? 2 * p->acap : 1024;
+		while (cap < p->nas + u)
+			cap *= 2;
+		struct gs_emu_atomsec *ns = realloc(p->asect, cap * sizeof(*ns));
+		if (!ns)
+			return;
+		p->asect = ns;
+		p->acap = cap;
+	}
+	for (unsigned i = 0; i < u; i++)
+		p->asect[p->nas++] = (struct gs_emu_atomsec){ sec[i], 1 };
+}
+
 void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size)
 {
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	const struct gs_ins *in = p->pin;
+	if (space == 3) {
+		const_load(p, addr, m);
+		return;
+	}
+	if (space == 4) {
+		atom_request(p, addr, m, size);
+		return;
+	}
 	if (space == 0) { /* shared */
 		p->iv_smem++;
 		if (!store && in)
@@ -704,6 +840,15 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->win_sum = p->win_sum;
 	out->win_loads = p->win_loads;
 	memcpy(out->xinst, p->xinst, sizeof out->xinst);
+	out->const_cycles = p->ccyc;
+	out->const_uniform = p->cuni;
+	out->shuffles = p->shfl;
+	if (p->nas)
+		atom_merge(p);
+	out->atom = p->asect;
+	out->natom = p->nas;
+	p->asect = NULL;
+	p->nas = p->acap = 0;
 	if (p->ns)
 		sort_u64(p->sect, p->ns);
 	size_t k = 0;
@@ -722,4 +867,7 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
 	free(b->sectors);
 	b->sectors = NULL;
 	b->nsectors = 0;
+	free(b->atom);
+	b->atom = NULL;
+	b->natom = 0;
 }
