@@ -157,6 +157,7 @@ static const struct tag {
 	enum gs_emu_source src;
 } tags[] = {
 	{ "[H100]", GS_EMU_SRC_MEASURED }, { "[IC]", GS_EMU_SRC_MEASURED },
+	{ "[CT]", GS_EMU_SRC_MEASURED }, { "[T2]", GS_EMU_SRC_MEASURED },
 	{ "[MEASURED]", GS_EMU_SRC_MEASURED },
 	{ "[R08]", GS_EMU_SRC_DATASHEET }, { "[OCC]", GS_EMU_SRC_DATASHEET },
 	{ "[CO]", GS_EMU_SRC_DATASHEET }, { "[PG]", GS_EMU_SRC_DATASHEET },
