@@ -17,6 +17,8 @@
 #
 #   PRIOR kernel=K target=T prior=P strategy=S f98=N noprior_best_f98=M ratio=N/M
 #
+# (after a line per target, NOPRIOR kernel=K target=T ils=N anneal=N ...,
+# the f98 of each strategy without a prior)
 # then per strategy a summary: the median ratio over same-vendor pairs (goal:
 # at most 0.2) and how many meet it; the largest and the median ratio over
 # cross-vendor pairs (goal: at most 1.1) and how many meet it.  A target
@@ -93,6 +95,15 @@ f98() {
 }
 
 echo "# gsearch replay --repeats $repeats --budget $budget; no-prior baseline: best f98 of: $noprior"
+for f in "$tmp"/np.*.csv; do
+	id=${f##*/np.}
+	id=${id%.csv}
+	line="NOPRIOR kernel=${id%%.*} target=${id#*.}"
+	for n in $noprior; do
+		line="$line $n=$(f98 "$f" "$n")"
+	done
+	echo "$line"
+done
 while read -r kind k t p s; do
 	m=-
 	for n in $noprior; do
