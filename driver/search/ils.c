@@ -43,10 +43,17 @@ void gs_ils_release(struct gs_ils *s)
 	memset(s, 0, sizeof *s);
 }
 
+static void set_current(struct gs_ils *s, size_t c);
+
 void gs_ils_unguide(struct gs_ils *s)
 {
 	s->guide = NULL;
-	if (s->cur >= 0) {
+	struct gs_track *t = &s->t;
+	if (s->cur >= 0 && t->best >= 0 && t->best != s->cur && isfinite(t->time[t->best])) {
+		/* the descent the prior led goes nowhere better: go on from
+		 * the best measured instead, as a fresh descent would */
+		set_current(s, (size_t)t->best);
+	} else if (s->cur >= 0) {
 		/* the remaining neighbours in random order */
 		gs_rng_shuffle(&s->rng, s->nb + s->nbpos, s->nnb - s->nbpos);
 	}

@@ -68,6 +68,10 @@ static long pils_propose(void *st, size_t *out, size_t max)
 			continue;
 		}
 		long got;
+		/* without its guide the engine is `ils`, the best search
+		 * without a prior, seeded with everything measured */
+		if (!p->e.guide)
+			p->e.balanced = 1;
 		if (p->top < GS_PILS_TOP && p->e.next_order < p->e.t.sp->n &&
 		    !isnan(p->e.guide ? p->e.guide->time_ms[p->e.order[p->e.next_order]] : NAN)) {
 			size_t c = p->e.order[p->e.next_order++];
@@ -97,8 +101,10 @@ static void pils_observe(void *st, size_t cfg, double time_ms)
 {
 	struct pils *p = st;
 	gs_ils_observe(&p->e, cfg, time_ms);
-	if (gs_pcheck_update(&p->check, &p->e.t))
+	if (gs_pcheck_update(&p->check, &p->e.t)) {
+		p->e.balanced = 1;
 		gs_ils_unguide(&p->e);
+	}
 	if (p->m && p->e.guide) {
 		gs_model_fit(p->m, &p->e.t);
 		const double *pred = gs_model_pred(p->m);
