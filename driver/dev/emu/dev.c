@@ -472,6 +472,88 @@ static void add_interval(struct gs_dev *d, const struct gs_emu_interval *iv)
 	d->niv++;
 }
 
+/* The interior blocks a sampled launch runs first; when they observed the
+ * same, the rest of its interior run is not executed. */
+enum { CONVERGE = 3 };
+#define CHAIN_TOL 0.03
+
+/* Whether a and b observed the same, for every figure the interval model
+ * reads: counts exactly, the rest within a part in a thousand but for the
+ * dependency chain and the exposed latency: the DRAM latency's draws
+ * (spread.c) are the block's own, so that a block's chain differs from a
+ * neighbour's doing the same work by a percent or two (and the sample's
+ * longest chain is what the model reads of them). */
+static int near(double a, double b, double tol)
+{
+	double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	return fabs(a - b) <= tol * m;
+}
+
+static int same_blocks(const struct gs_emu_blockstat *a, const struct gs_emu_blockstat *b,
+		       double dram)
+{
+	size_t wa = 0, wb = 0;
+	for (size_t k = 0; k < a->nsectors; k++)
+		wa += (a->sectors[k] & GS_EMU_SECTOR_WRITTEN) != 0;
+	for (size_t k = 0; k < b->nsectors; k++)
+		wb += (b->sectors[k] & GS_EMU_SECTOR_WRITTEN) != 0;
+	if (memcmp(a->c.warp_inst, b->c.warp_inst, sizeof a->c.warp_inst) ||
+	    a->c.sld_inst + a->c.sst_inst + a->c.bank_conflicts !=
+		    b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts ||
+	    a->c.gld_inst != b->c.gld_inst || a->c.gst_inst != b->c.gst_inst ||
+	    a->c.lld_inst != b->c.lld_inst || a->c.lst_inst != b->c.lst_inst ||
+	    a->c.atom_inst != b->c.atom_inst || a->l1_hit != b->l1_hit ||
+	    a->l1_miss != b->l1_miss || a->st_sectors != b->st_sectors ||
+	    a->st_partial != b->st_partial || a->nsectors != b->nsectors || wa != wb ||
+	    a->loop_ins != b->loop_ins || a->win_loads != b->win_loads ||
+	    (!a->sectors) != (!b->sectors))
+		return 0;
+	for (int c = 0; c < GS_EMU_NCLASS; c++)
+		if (!near(a->xinst[c], b->xinst[c], 1e-3))
+			return 0;
+	double pa = a->chain + a->chain_misses * dram, pb = b->chain + b->chain_misses * dram;
+	return near(pa, pb, CHAIN_TOL) && near(a->chain, b->chain, CHAIN_TOL) &&
+	       near(a->exposed, b->exposed, 1e-2) && near(a->loop_share, b->loop_share, 1e-3) && near(a->win_sum, b->win_sum, 1e-3);
+}
+
+/* Runs the sampled blocks idx[0..n) into st[].  Blocks of a grid's
+ * interior do the same work but where a guard or the data makes them
+ * differ, so the interior run (from `inner` on, of equal weights w[])
+ * starts with CONVERGE blocks: when they all observed the same, they stand
+ * for the whole run, their weights sharing its weight, and the rest does
+ * not run.  *n becomes the blocks run. */
+static int run_sample(struct gs_dev *d, struct gs_emu_launch *l, uint64_t *idx, double *w,
+		      size_t *n, size_t inner, struct gs_emu_blockstat *st)
+{
+	struct gs_emu_counters c;
+	size_t first = *n;
+	if (inner < *n && *n - inner > 2 * CONVERGE)
+		first = inner + CONVERGE;
+	l->only = idx;
+	l->nonly = first;
+	l->stats = st;
+	int rc = gs_emu_run(l, &c, d->err, sizeof d->err);
+	if (rc != 0 || first == *n)
+		return rc;
+	double dram = gs_emu_dram_beyond_l2(d->prof);
+	int same = 1;
+	for (size_t i = inner + 1; i < first && same; i++)
+		same = same_blocks(&st[inner], &st[i], dram);
+	if (same) {
+		double run = 0;
+		for (size_t i = inner; i < *n; i++)
+			run += w[i];
+		for (size_t i = inner; i < first; i++)
+			w[i] = run / CONVERGE;
+		*n = first;
+		return 0;
+	}
+	l->only = idx + first;
+	l->nonly = *n - first;
+	l->stats = st + first;
+	return gs_emu_run(l, &c, d->err, sizeof d->err);
+}
+
 /* A launch at its full size, executing only a sample of its blocks and
  * timed by the interval model.  A launch given exactly what an earlier one
  * of the configuration was given (a kernel called in a loop over chunks
@@ -492,19 +574,18 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	size_t n = gs_emu_sample_size(d->prof, d->sample, l->block[0] * l->block[1] * l->block[2]);
 	uint64_t *idx = gs_xmalloc(n * sizeof(*idx));
 	double *w = gs_xmalloc(n * sizeof(*w));
-	n = gs_emu_sample(l->grid, n, idx, w);
+	size_t inner;
+	n = gs_emu_sample_split(l->grid, n, idx, w, &inner);
 	struct gs_emu_blockstat *st = gs_xcalloc(n ? n : 1, sizeof(*st));
 	/* the block's share of what the resident blocks' shared memory leaves of the L1 */
 	int l1 = (d->prof->l1_bytes - o->blocks_per_sm * o->block_smem) / o->blocks_per_sm;
 	int floor_ = d->prof->l1_line * d->prof->l1_assoc;
-	l->only = idx;
-	l->nonly = n;
-	l->stats = st;
 	l->l1_bytes = l1 > floor_ ? l1 : floor_;
 	l->blocks_per_sm = o->blocks_per_sm;
-	struct gs_emu_counters c;
-	int rc = gs_emu_run(l, &c, d->err, sizeof d->err);
+	size_t ran = n;
+	int rc = run_sample(d, l, idx, w, &ran, inner, st);
 	if (rc == 0) {
+		n = ran;
 		struct gs_emu_interval iv;
 		double cap[2];
 		touched_bytes(d, st, n, cap);
