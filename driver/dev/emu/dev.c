@@ -475,7 +475,7 @@ static void add_interval(struct gs_dev *d, const struct gs_emu_interval *iv)
 /* The interior blocks a sampled launch runs first; when they observed the
  * same, the rest of its interior run is not executed. */
 enum { CONVERGE = 3 };
-#define CHAIN_TOL 0.03
+#define CHAIN_TOL 0.005
 
 /* Whether a and b observed the same, for every figure the interval model
  * reads: counts exactly, the rest within a part in a thousand but for the
