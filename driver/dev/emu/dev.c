@@ -475,14 +475,15 @@ static void add_interval(struct gs_dev *d, const struct gs_emu_interval *iv)
 /* The interior blocks a sampled launch runs first; when they observed the
  * same, the rest of its interior run is not executed. */
 enum { CONVERGE = 3 };
-#define CHAIN_TOL 0.005
+#define CHAIN_TOL 0.03
 
 /* Whether a and b observed the same, for every figure the interval model
  * reads: counts exactly, the rest within a part in a thousand but for the
- * dependency chain and the exposed latency: the DRAM latency's draws
- * (spread.c) are the block's own, so that a block's chain differs from a
- * neighbour's doing the same work by a percent or two (and the sample's
- * longest chain is what the model reads of them). */
+ * dependency chain and the exposed latency, within CHAIN_TOL and a
+ * percent: the DRAM latency's draws (spread.c) are the block's own, so
+ * that a block's chain differs from a neighbour's doing the same work.
+ * The model reads the longest chain of the sample, which fewer blocks
+ * make shorter: converged() weighs what that can change. */
 static int near(double a, double b, double tol)
 {
 	double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
@@ -513,17 +514,62 @@ static int same_blocks(const struct gs_emu_blockstat *a, const struct gs_emu_blo
 			return 0;
 	double pa = a->chain + a->chain_misses * dram, pb = b->chain + b->chain_misses * dram;
 	return near(pa, pb, CHAIN_TOL) && near(a->chain, b->chain, CHAIN_TOL) &&
-	       near(a->exposed, b->exposed, 1e-2) && near(a->loop_share, b->loop_share, 1e-3) && near(a->win_sum, b->win_sum, 1e-3);
+	       near(a->exposed, b->exposed, 1e-2) && near(a->loop_share, b->loop_share, 1e-3) &&
+	       near(a->win_sum, b->win_sum, 1e-3);
+}
+
+static double path(const struct gs_emu_blockstat *b, double dram)
+{
+	return b->chain + b->chain_misses * dram;
+}
+
+/* Whether the sample st[0..n) (weights w, the interior run from `inner`
+ * on standing for the blocks not run) times the launch as the whole
+ * sample would: the blocks not run would have chains like the run's, in
+ * the spread the run's show, and the longest of more blocks is longer.
+ * The run's longest chain is lengthened by twice that spread, a percent
+ * at least; when the modeled time moves by less than half a percent, the
+ * chain the skipped blocks might have had does not matter.  (At the
+ * spread alone, transpose's times moved 3.4% where its chains set them.) */
+static int converged(struct gs_dev *d, const struct gs_emu_occ *o, const unsigned grid[3],
+		     const unsigned block[3], struct gs_emu_blockstat *st, const double *w,
+		     size_t n, size_t inner, const double cap[2])
+{
+	double dram = gs_emu_dram_beyond_l2(d->prof);
+	size_t top = inner;
+	double lo = path(&st[inner], dram), hi = lo;
+	for (size_t i = inner + 1; i < n; i++) {
+		double v = path(&st[i], dram);
+		if (v > hi)
+			hi = v, top = i;
+		if (v < lo)
+			lo = v;
+	}
+	double grow = hi > 0 ? 2 * (hi - lo) / hi : 0;
+	if (grow < 0.01)
+		grow = 0.01;
+	struct gs_emu_interval a, b;
+	if (gs_emu_interval_model(d->prof, grid, block, o, st, w, n, cap, &a) < 0)
+		return 0;
+	double chain = st[top].chain, misses = st[top].chain_misses;
+	st[top].chain *= 1 + grow;
+	st[top].chain_misses *= 1 + grow;
+	int rc = gs_emu_interval_model(d->prof, grid, block, o, st, w, n, cap, &b);
+	st[top].chain = chain;
+	st[top].chain_misses = misses;
+	return rc == 0 && fabs(b.ms - a.ms) <= 0.005 * a.ms;
 }
 
 /* Runs the sampled blocks idx[0..n) into st[].  Blocks of a grid's
  * interior do the same work but where a guard or the data makes them
  * differ, so the interior run (from `inner` on, of equal weights w[])
- * starts with CONVERGE blocks: when they all observed the same, they stand
- * for the whole run, their weights sharing its weight, and the rest does
- * not run.  *n becomes the blocks run. */
-static int run_sample(struct gs_dev *d, struct gs_emu_launch *l, uint64_t *idx, double *w,
-		      size_t *n, size_t inner, struct gs_emu_blockstat *st)
+ * starts with CONVERGE blocks: when they all observed the same and
+ * converged() finds the time settled, they stand for the whole run,
+ * their weights sharing its weight, and the rest does not run.  *n
+ * becomes the blocks run. */
+static int run_sample(struct gs_dev *d, struct gs_emu_launch *l, const struct gs_emu_occ *o,
+		      uint64_t *idx, double *w, size_t *n, size_t inner,
+		      struct gs_emu_blockstat *st)
 {
 	struct gs_emu_counters c;
 	size_t first = *n;
@@ -540,13 +586,22 @@ static int run_sample(struct gs_dev *d, struct gs_emu_launch *l, uint64_t *idx, 
 	for (size_t i = inner + 1; i < first && same; i++)
 		same = same_blocks(&st[inner], &st[i], dram);
 	if (same) {
-		double run = 0;
+		double run = 0, cap[2];
+		double *w2 = gs_xmalloc(first * sizeof(*w2));
+		memcpy(w2, w, inner * sizeof(*w2));
 		for (size_t i = inner; i < *n; i++)
 			run += w[i];
 		for (size_t i = inner; i < first; i++)
-			w[i] = run / CONVERGE;
-		*n = first;
-		return 0;
+			w2[i] = run / CONVERGE;
+		touched_bytes(d, st, first, cap);
+		same = converged(d, o, l->grid, l->block, st, w2, first, inner, cap);
+		if (same) {
+			memcpy(w, w2, first * sizeof(*w2));
+			*n = first;
+		}
+		free(w2);
+		if (same)
+			return 0;
 	}
 	l->only = idx + first;
 	l->nonly = *n - first;
@@ -583,7 +638,7 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	l->l1_bytes = l1 > floor_ ? l1 : floor_;
 	l->blocks_per_sm = o->blocks_per_sm;
 	size_t ran = n;
-	int rc = run_sample(d, l, idx, w, &ran, inner, st);
+	int rc = run_sample(d, l, o, idx, w, &ran, inner, st);
 	if (rc == 0) {
 		n = ran;
 		struct gs_emu_interval iv;
