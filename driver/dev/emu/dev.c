@@ -527,10 +527,13 @@ static double path(const struct gs_emu_blockstat *b, double dram)
  * on standing for the blocks not run) times the launch as the whole
  * sample would: the blocks not run would have chains like the run's, in
  * the spread the run's show, and the longest of more blocks is longer.
- * The run's longest chain is lengthened by twice that spread, a percent
- * at least; when the modeled time moves by less than half a percent, the
- * chain the skipped blocks might have had does not matter.  (At the
- * spread alone, transpose's times moved 3.4% where its chains set them.) */
+ * The run's longest chain is lengthened by 1.5 times that spread (the
+ * longest of 24 chains exceeds the longest of 3 by about 0.7 times the
+ * range of 3, for normal spreads); when the modeled time moves by less
+ * than half a percent, the chain the skipped blocks might have had does
+ * not matter.  (Without this, transpose's times moved 3.4% where its
+ * chains set them; with a percent at least, regthread and matvec ran all
+ * their blocks.) */
 static int converged(struct gs_dev *d, const struct gs_emu_occ *o, const unsigned grid[3],
 		     const unsigned block[3], struct gs_emu_blockstat *st, const double *w,
 		     size_t n, size_t inner, const double cap[2])
@@ -545,9 +548,9 @@ static int converged(struct gs_dev *d, const struct gs_emu_occ *o, const unsigne
 		if (v < lo)
 			lo = v;
 	}
-	double grow = hi > 0 ? 2 * (hi - lo) / hi : 0;
-	if (grow < 0.01)
-		grow = 0.01;
+	double grow = hi > 0 ? 1.5 * (hi - lo) / hi : 0;
+	if (grow < 0.001)
+		grow = 0.001;
 	struct gs_emu_interval a, b;
 	if (gs_emu_interval_model(d->prof, grid, block, o, st, w, n, cap, &a) < 0)
 		return 0;
