@@ -476,6 +476,7 @@ static void add_interval(struct gs_dev *d, const struct gs_emu_interval *iv)
  * same, the rest of its interior run is not executed. */
 enum { CONVERGE = 3 };
 #define CHAIN_TOL 0.03
+#define FEW_MISSES 64
 
 /* Whether a and b observed the same, for every figure the interval model
  * reads: counts exactly, the rest within a part in a thousand but for the
@@ -531,26 +532,33 @@ static double path(const struct gs_emu_blockstat *b, double dram)
  * longest of 24 chains exceeds the longest of 3 by about 0.7 times the
  * range of 3, for normal spreads); when the modeled time moves by less
  * than half a percent, the chain the skipped blocks might have had does
- * not matter.  (Without this, transpose's times moved 3.4% where its
- * chains set them; with a percent at least, regthread and matvec ran all
- * their blocks.) */
+ * not matter.  That holds for chains through many misses, whose draws
+ * average out; a chain through fewer than FEW_MISSES draws from the
+ * spread's tail (transpose's longest of 24 was 15% longer than the
+ * longest of its first 3, its time 3.4%), so there it is lengthened by a
+ * quarter.  (With a percent at least for every chain, regthread and
+ * matvec ran all their blocks.) */
 static int converged(struct gs_dev *d, const struct gs_emu_occ *o, const unsigned grid[3],
 		     const unsigned block[3], struct gs_emu_blockstat *st, const double *w,
 		     size_t n, size_t inner, const double cap[2])
 {
 	double dram = gs_emu_dram_beyond_l2(d->prof);
 	size_t top = inner;
-	double lo = path(&st[inner], dram), hi = lo;
+	double lo = path(&st[inner], dram), hi = lo, few = st[inner].chain_misses;
 	for (size_t i = inner + 1; i < n; i++) {
 		double v = path(&st[i], dram);
 		if (v > hi)
 			hi = v, top = i;
 		if (v < lo)
 			lo = v;
+		if (st[i].chain_misses < few)
+			few = st[i].chain_misses;
 	}
 	double grow = hi > 0 ? 1.5 * (hi - lo) / hi : 0;
 	if (grow < 0.001)
 		grow = 0.001;
+	if (few < FEW_MISSES && grow < 0.25)
+		grow = 0.25;
 	struct gs_emu_interval a, b;
 	if (gs_emu_interval_model(d->prof, grid, block, o, st, w, n, cap, &a) < 0)
 		return 0;
