@@ -547,6 +547,154 @@ static void add_interval(struct gs_dev *d, const struct gs_emu_interval *iv)
 	d->niv++;
 }
 
+/* The interior blocks a sampled launch runs first; when they observed the
+ * same, the rest of its interior run is not executed. */
+enum { CONVERGE = 3 };
+#define CHAIN_TOL 0.03
+#define FEW_MISSES 64
+
+/* Whether a and b observed the same, for every figure the interval model
+ * reads: counts exactly, the rest within a part in a thousand but for the
+ * dependency chain and the exposed latency, within CHAIN_TOL and a
+ * percent: the DRAM latency's draws (spread.c) are the block's own, so
+ * that a block's chain differs from a neighbour's doing the same work.
+ * The model reads the longest chain of the sample, which fewer blocks
+ * make shorter: converged() weighs what that can change. */
+static int near(double a, double b, double tol)
+{
+	double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	return fabs(a - b) <= tol * m;
+}
+
+static int same_blocks(const struct gs_emu_blockstat *a, const struct gs_emu_blockstat *b,
+		       double dram)
+{
+	size_t wa = 0, wb = 0;
+	for (size_t k = 0; k < a->nsectors; k++)
+		wa += (a->sectors[k] & GS_EMU_SECTOR_WRITTEN) != 0;
+	for (size_t k = 0; k < b->nsectors; k++)
+		wb += (b->sectors[k] & GS_EMU_SECTOR_WRITTEN) != 0;
+	if (memcmp(a->c.warp_inst, b->c.warp_inst, sizeof a->c.warp_inst) ||
+	    a->c.sld_inst + a->c.sst_inst + a->c.bank_conflicts !=
+		    b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts ||
+	    a->c.gld_inst != b->c.gld_inst || a->c.gst_inst != b->c.gst_inst ||
+	    a->c.lld_inst != b->c.lld_inst || a->c.lst_inst != b->c.lst_inst ||
+	    a->c.atom_inst != b->c.atom_inst || a->l1_hit != b->l1_hit ||
+	    a->l1_miss != b->l1_miss || a->st_sectors != b->st_sectors ||
+	    a->st_partial != b->st_partial || a->nsectors != b->nsectors || wa != wb ||
+	    a->loop_ins != b->loop_ins || a->win_loads != b->win_loads ||
+	    (!a->sectors) != (!b->sectors))
+		return 0;
+	for (int c = 0; c < GS_EMU_NCLASS; c++)
+		if (!near(a->xinst[c], b->xinst[c], 1e-3))
+			return 0;
+	double pa = a->chain + a->chain_misses * dram, pb = b->chain + b->chain_misses * dram;
+	return near(pa, pb, CHAIN_TOL) && near(a->chain, b->chain, CHAIN_TOL) &&
+	       near(a->exposed, b->exposed, 1e-2) && near(a->loop_share, b->loop_share, 1e-3) &&
+	       near(a->win_sum, b->win_sum, 1e-3);
+}
+
+static double path(const struct gs_emu_blockstat *b, double dram)
+{
+	return b->chain + b->chain_misses * dram;
+}
+
+/* Whether the sample st[0..n) (weights w, the interior run from `inner`
+ * on standing for the blocks not run) times the launch as the whole
+ * sample would: the blocks not run would have chains like the run's, in
+ * the spread the run's show, and the longest of more blocks is longer.
+ * The run's longest chain is lengthened by 1.5 times that spread (the
+ * longest of 24 chains exceeds the longest of 3 by about 0.7 times the
+ * range of 3, for normal spreads); when the modeled time moves by less
+ * than half a percent, the chain the skipped blocks might have had does
+ * not matter.  That holds for chains through many misses, whose draws
+ * average out; a chain through fewer than FEW_MISSES draws from the
+ * spread's tail (transpose's longest of 24 was 15% longer than the
+ * longest of its first 3, its time 3.4%), so there it is lengthened by a
+ * quarter.  (With a percent at least for every chain, regthread and
+ * matvec ran all their blocks.) */
+static int converged(struct gs_dev *d, const struct gs_emu_occ *o, const unsigned grid[3],
+		     const unsigned block[3], struct gs_emu_blockstat *st, const double *w,
+		     size_t n, size_t inner, const double cap[2])
+{
+	double dram = gs_emu_dram_beyond_l2(d->prof);
+	size_t top = inner;
+	double lo = path(&st[inner], dram), hi = lo, few = st[inner].chain_misses;
+	for (size_t i = inner + 1; i < n; i++) {
+		double v = path(&st[i], dram);
+		if (v > hi)
+			hi = v, top = i;
+		if (v < lo)
+			lo = v;
+		if (st[i].chain_misses < few)
+			few = st[i].chain_misses;
+	}
+	double grow = hi > 0 ? 1.5 * (hi - lo) / hi : 0;
+	if (grow < 0.001)
+		grow = 0.001;
+	if (few < FEW_MISSES && grow < 0.25)
+		grow = 0.25;
+	struct gs_emu_interval a, b;
+	if (gs_emu_interval_model(d->prof, grid, block, o, st, w, n, cap, &a) < 0)
+		return 0;
+	double chain = st[top].chain, misses = st[top].chain_misses;
+	st[top].chain *= 1 + grow;
+	st[top].chain_misses *= 1 + grow;
+	int rc = gs_emu_interval_model(d->prof, grid, block, o, st, w, n, cap, &b);
+	st[top].chain = chain;
+	st[top].chain_misses = misses;
+	return rc == 0 && fabs(b.ms - a.ms) <= 0.005 * a.ms;
+}
+
+/* Runs the sampled blocks idx[0..n) into st[].  Blocks of a grid's
+ * interior do the same work but where a guard or the data makes them
+ * differ, so the interior run (from `inner` on, of equal weights w[])
+ * starts with CONVERGE blocks: when they all observed the same and
+ * converged() finds the time settled, they stand for the whole run,
+ * their weights sharing its weight, and the rest does not run.  *n
+ * becomes the blocks run. */
+static int run_sample(struct gs_dev *d, struct gs_emu_launch *l, const struct gs_emu_occ *o,
+		      uint64_t *idx, double *w, size_t *n, size_t inner,
+		      struct gs_emu_blockstat *st)
+{
+	struct gs_emu_counters c;
+	size_t first = *n;
+	if (inner < *n && *n - inner > 2 * CONVERGE)
+		first = inner + CONVERGE;
+	l->only = idx;
+	l->nonly = first;
+	l->stats = st;
+	int rc = gs_emu_run(l, &c, d->err, sizeof d->err);
+	if (rc != 0 || first == *n)
+		return rc;
+	double dram = gs_emu_dram_beyond_l2(d->prof);
+	int same = 1;
+	for (size_t i = inner + 1; i < first && same; i++)
+		same = same_blocks(&st[inner], &st[i], dram);
+	if (same) {
+		double run = 0, cap[2];
+		double *w2 = gs_xmalloc(first * sizeof(*w2));
+		memcpy(w2, w, inner * sizeof(*w2));
+		for (size_t i = inner; i < *n; i++)
+			run += w[i];
+		for (size_t i = inner; i < first; i++)
+			w2[i] = run / CONVERGE;
+		touched_bytes(d, st, first, cap);
+		same = converged(d, o, l->grid, l->block, st, w2, first, inner, cap);
+		if (same) {
+			memcpy(w, w2, first * sizeof(*w2));
+			*n = first;
+		}
+		free(w2);
+		if (same)
+			return 0;
+	}
+	l->only = idx + first;
+	l->nonly = *n - first;
+	l->stats = st + first;
+	return gs_emu_run(l, &c, d->err, sizeof d->err);
+}
+
 /* A launch at its full size, executing only a sample of its blocks and
  * timed by the interval model.  A launch given exactly what an earlier one
  * of the configuration was given (a kernel called in a loop over chunks
@@ -567,19 +715,18 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	size_t n = gs_emu_sample_size(d->prof, d->sample, l->block[0] * l->block[1] * l->block[2]);
 	uint64_t *idx = gs_xmalloc(n * sizeof(*idx));
 	double *w = gs_xmalloc(n * sizeof(*w));
-	n = gs_emu_sample(l->grid, n, idx, w);
+	size_t inner;
+	n = gs_emu_sample_split(l->grid, n, idx, w, &inner);
 	struct gs_emu_blockstat *st = gs_xcalloc(n ? n : 1, sizeof(*st));
 	/* the block's share of what the resident blocks' shared memory leaves of the L1 */
 	int l1 = (d->prof->l1_bytes - o->blocks_per_sm * o->block_smem) / o->blocks_per_sm;
 	int floor_ = d->prof->l1_line * d->prof->l1_assoc;
-	l->only = idx;
-	l->nonly = n;
-	l->stats = st;
 	l->l1_bytes = l1 > floor_ ? l1 : floor_;
 	l->blocks_per_sm = o->blocks_per_sm;
-	struct gs_emu_counters c;
-	int rc = gs_emu_run(l, &c, d->err, sizeof d->err);
+	size_t ran = n;
+	int rc = run_sample(d, l, o, idx, w, &ran, inner, st);
 	if (rc == 0) {
+		n = ran;
 		struct gs_emu_interval iv;
 		double cap[2];
 		touched_bytes(d, st, n, cap);

@@ -99,6 +99,12 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
  * indices, weight[] how many blocks of the grid each stands for (the
  * weights sum to the grid's blocks).  Returns how many were chosen. */
 size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight);
+/* The same, and in *inner where the run of interior blocks begins: the
+ * chosen blocks from *inner on are consecutive blocks of the grid's
+ * interior, of equal weights (none when it is the count returned; a grid
+ * run whole has none). */
+size_t gs_emu_sample_split(const unsigned grid[3], size_t n, uint64_t *idx, double *weight,
+			   size_t *inner);
 
 /* The blocks a launch samples: at most `blocks`, and, past GS_EMU_SAMPLE_MIN,
  * no more than hold the profile's sample_warps warps. */

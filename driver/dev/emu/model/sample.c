@@ -29,13 +29,16 @@ static int part(unsigned n, int k, unsigned *lo, unsigned *hi)
 	}
 }
 
-size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight)
+size_t gs_emu_sample_split(const unsigned grid[3], size_t n, uint64_t *idx, double *weight,
+			   size_t *inner)
 {
 	uint64_t total = (uint64_t)grid[0] * grid[1] * grid[2];
 	size_t k = 0;
+	*inner = 0;
 	if (!total || !n)
 		return 0;
 	if (total <= n) {
+		*inner = (size_t)total;
 		for (uint64_t b = 0; b < total; b++) {
 			idx[b] = b;
 			weight[b] = 1;
@@ -106,6 +109,7 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 			start = interior_n - m;
 		if (k + m > n) /* every slot went to edges: the last stands for the interior */
 			k = n - 1;
+		*inner = k;
 		for (size_t i = 0; i < m && k < n; i++) {
 			uint64_t j = start + i;
 			unsigned c[3] = { (unsigned)(j % w[0]), (unsigned)(j / w[0] % w[1]),
@@ -116,7 +120,15 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 			k++;
 		}
 	}
+	if (interior_at == SIZE_MAX || !interior_n)
+		*inner = k;
 	return k;
+}
+
+size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *weight)
+{
+	size_t interior;
+	return gs_emu_sample_split(grid, n, idx, weight, &interior);
 }
 
 /* Blocks of one grid do the same work, but for its edges, so a sample is
