@@ -343,18 +343,12 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_prefill_release(&pf);
 	gs_diag_release(&d);
 	gs_frame_free(&f);
+	int status = GS_EXIT_ERRORS;
 	if (!m) {
 		/* a setup that fails (a buffer the device has no room for, say)
 		 * leaves nothing behind either */
 		send2("fatal", err[0] ? err : "setup failed");
-		gs_nvrtc_unload(nvrtc);
-		free(cache);
-		gs_vm_release(&vm);
-		free(env);
-		gs_arena_release(&a);
-		gs_space_free(sp);
-		gs_space_free(real_sp);
-		return GS_EXIT_ERRORS;
+		goto release;
 	}
 	gs_trace("worker: set up");
 	const struct gs_devinfo *di = gs_measure_devinfo(m);
@@ -364,9 +358,10 @@ int gs_cmd_worker(int argc, char **argv)
 		 di->name, di->cc_major, di->cc_minor, di->sms, di->driver, gs_now() - t0,
 		 gs_measure_ref_cached(m) ? "true" : "false");
 	send2("ready", info);
-	int status = serve(m, sp, env, &a);
+	status = serve(m, sp, env, &a);
 	gs_trace("worker: input closed");
 	gs_measure_release(m);
+release:
 	gs_nvrtc_unload(nvrtc);
 	free(cache);
 	gs_vm_release(&vm);
@@ -374,7 +369,8 @@ int gs_cmd_worker(int argc, char **argv)
 	gs_arena_release(&a);
 	gs_space_free(sp);
 	gs_space_free(real_sp);
-	gs_trace("worker: released");
+	if (m)
+		gs_trace("worker: released");
 	return status;
 refuse: /* the setup, before the device: nothing to release but the driver's start */
 	prewarm_join(&pw);
