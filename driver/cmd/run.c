@@ -17,6 +17,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <getopt.h>
@@ -655,7 +656,11 @@ static int early_compile(struct early_start *es)
 	/* what the store has compiled already is not compiled again */
 	struct gs_store *cached = NULL;
 	char *path = store_path(sp, &es->a, o->db);
-	if (access(path, F_OK) == 0 && gs_store_open(&cached, path, 1) < 0) {
+	/* not a file of several names: SQLite would make a journal for this
+	 * one before the run's own open refuses it */
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+	    gs_store_open(&cached, path, 1) < 0) {
 		gs_store_close(cached);
 		cached = NULL;
 	}
@@ -690,16 +695,15 @@ static int early_begin(struct early_start *es, const struct run_opts *o,
 	 * nor where the shard comes from Slurm's variables (read, and maybe
 	 * refused, later), nor for a search (its strategy, not the
 	 * enumeration, says which variants the sweep compiles) */
-	/* Off unless GSEARCH_EARLY=1: measured on an H200 (results/
-	 * bench-early-h200.txt) the early pool made a cold 90-variant sweep
-	 * 0.1 s slower, not faster, since the sweep's threads started compile
-	 * servers of their own beside the pool's (now handed over).  It still
-	 * enumerates twice, and compiles variants the sweep would not where
-	 * the sweep takes a result from the store that holds no compile of
-	 * its variant, or stops early. */
+	/* On unless GSEARCH_EARLY=0: measured on an H100, three cold
+	 * 90-variant sweeps each way (results/bench-early-h100.txt), the process
+	 * ended 0.1 to 0.2 s sooner, the driver's start (0.15 to 0.45 s) no
+	 * longer delaying the first compile.  What it may waste: the compiles
+	 * started before the sweep, where the sweep then takes results from the
+	 * store without a compile of their variant, or a budget stops it. */
 	const char *on = getenv("GSEARCH_EARLY");
 	int can = !(o->device && strncmp(o->device, "cuda", 4)) && !o->strategy &&
-		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && on && !strcmp(on, "1");
+		  (a->shard_given || !getenv("SLURM_ARRAY_TASK_ID")) && !(on && !strcmp(on, "0"));
 	if (can) {
 		es->pool = gs_early_new();
 		/* the pool's threads and the sweep's share --jobs compile
