@@ -100,6 +100,9 @@ static void print_launches(struct gs_vm *vm, const struct gs_space *sp, const st
 		const struct gs_launch *l = &ls[li];
 		struct gs_buf err = GS_BUF_INIT;
 		struct gs_value seq = gs_none();
+		/* the sequence outlives the evaluations of each step, which
+		 * rewind the VM's scratch memory */
+		struct gs_arena loop = GS_ARENA_INIT;
 		int64_t count = 1;
 		if (l->loop_c) {
 			gs_vm_reset(vm);
@@ -107,7 +110,7 @@ static void print_launches(struct gs_vm *vm, const struct gs_space *sp, const st
 				vm_error(vm, &err);
 				count = 0;
 			} else {
-				seq = gs_value_persist(&vm->scratch, seq);
+				seq = gs_value_persist(&loop, seq);
 				count = gs_seq_len(seq);
 			}
 		}
@@ -132,6 +135,7 @@ static void print_launches(struct gs_vm *vm, const struct gs_space *sp, const st
 					l->reference ? "reference launch" : "launch", l->kernel,
 					gs_buf_str(&err));
 		gs_buf_release(&err);
+		gs_arena_release(&loop);
 	}
 }
 
