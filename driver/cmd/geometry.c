@@ -187,17 +187,20 @@ static void compare_t1_grids(const struct gs_space *sp, struct gs_diag *d)
 
 void gs_check_geometry(const struct gs_space *sp, int baseline_valid, struct gs_diag *d)
 {
-	struct gs_vm vm;
+	struct gs_vm vm, lets;
 	struct gs_enum e;
 	struct gs_value *env = NULL;
 	int enumerating = 0;
 	gs_vm_init(&vm);
+	/* the baseline's lets live in this VM's scratch, which the launches'
+	 * evaluations (in vm's) do not rewind */
+	gs_vm_init(&lets);
 	if (sp->baseline && baseline_valid) {
 		struct gs_diag quiet = GS_DIAG_INIT;
 		int failed;
 		env = gs_xmalloc(sp->nslots * sizeof(*env));
 		memcpy(env, sp->baseline, sp->nslots * sizeof(*env));
-		if (gs_config_check(sp, env, &vm, &failed, &quiet) <= 0) {
+		if (gs_config_check(sp, env, &lets, &failed, &quiet) <= 0) {
 			free(env);
 			env = NULL;
 		}
@@ -223,5 +226,6 @@ void gs_check_geometry(const struct gs_space *sp, int baseline_valid, struct gs_
 	else
 		free(env);
 	gs_vm_release(&vm);
+	gs_vm_release(&lets);
 	compare_t1_grids(sp, d);
 }
