@@ -323,7 +323,7 @@ static int compile_once(const struct gs_compile_in *in, struct gs_compile_out *o
 	struct server *mine = is_cancelled() ? NULL : server_take(err, sizeof err);
 	if (!mine && is_cancelled()) {
 		out->cancelled = 1;
-		out->log = gs_xstrdup("cancelled: the run's time budget is over");
+		out->log = gs_xstrdup("compile cancelled");
 		return 0;
 	}
 	if (!mine) {
@@ -397,7 +397,7 @@ static int compile_on(struct server *mine, const struct gs_compile_in *in,
 		out->ok = 0;
 		if (w == REPLY_CANCELLED) {
 			out->cancelled = 1;
-			out->log = gs_xstrdup("cancelled: the run's time budget is over");
+			out->log = gs_xstrdup("compile cancelled");
 		} else {
 			out->timed_out = 1;
 			out->log = gs_xasprintf("timed out after %g s (--compile-timeout)", timeout_s);
