@@ -129,6 +129,7 @@ struct run_opts {
 	char *prior_load; /* what the search loads for a prior run computes */
 	const struct gs_emu_profile *occ; /* static: the occupancy's rules */
 	unsigned long long seed;
+	double t_start; /* when `run` began: a time budget counts from there */
 };
 
 /* A finite number in [lo, hi]: 0, or -1. */
@@ -1085,8 +1086,16 @@ static void search_report(const struct gs_sweep_stats *ss, const struct run_opts
 	/* a share of the space, or of a count among shards */
 	if (o->budget && si->budget_s <= 0 && strtoull(o->budget, NULL, 10) != si->budget_n)
 		printf(" = %zu", si->budget_n);
+	/* a configuration the deadline left without an outcome was not evaluated */
 	printf(": %llu of %zu valid configurations evaluated, %llu measured now\n",
-	       (unsigned long long)ss->configs, si->valid, (unsigned long long)ss->measured);
+	       (unsigned long long)(ss->configs - ss->not_run), si->valid,
+	       (unsigned long long)ss->measured);
+	if (ss->budget_ended)
+		printf("budget   the time budget ended the search %.1f s after the start: %llu compile%s "
+		       "in flight abandoned, %llu proposed configuration%s not run (a larger budget "
+		       "measures them)\n", gs_now() - o->t_start, (unsigned long long)ss->abandoned,
+		       ss->abandoned == 1 ? "" : "s", (unsigned long long)ss->not_run,
+		       ss->not_run == 1 ? "" : "s");
 }
 
 /* --prior static or emu[:PROFILE]: its sweep, before the run's own (which
@@ -1121,6 +1130,10 @@ static int sweep_and_report(struct run_store *rs, const struct gs_space *sp,
 	struct gs_search_info si = { 0 };
 	if (o->strategy && !(so.source = search_source(rs, sp, a, o, &so, &si)))
 		return GS_EXIT_ERRORS;
+	/* what the user times is the command: its start-up and a computed
+	 * prior's sweep count too */
+	if (si.budget_s > 0)
+		so.deadline = o->t_start + si.budget_s;
 	gs_store_sweep_set_status(rs->st, rs->sweep, "running");
 	gs_trace("run: store ready");
 	int crc = gs_sweep_run(sp, su->nl.n, rs->st, rs->sweep, &so, &ss);
@@ -1164,8 +1177,10 @@ int gs_cmd_run(int argc, char **argv)
 	struct gs_space_args a;
 	struct run_opts o;
 	struct startup su;
+	double t_start = gs_now();
 	gs_space_args_init(&a, argc);
 	int rc = parse_options(argc, argv, &a, &o);
+	o.t_start = t_start;
 	if (!rc)
 		rc = start_up(&o, &a, &su);
 	if (rc) {

@@ -50,6 +50,7 @@ struct gs_compile_out {
 	int timed_out;     /* the compile server was stopped at the time limit */
 	int server_died;   /* the compile server died on it twice: not the variant's
 			    * outcome, nothing known of it (gs_nvrtc_compile_isolated) */
+	int cancelled;     /* stopped by gs_isolate_cancel: nothing known of it */
 };
 
 /* Thread-safe.  Returns 0 when NVRTC ran (out->ok says whether the source
@@ -81,6 +82,12 @@ void gs_isolate_shutdown(void);
  * is done, so that their exits overlap the measurements instead of following
  * them.  A later compile starts a new server. */
 void gs_isolate_release(void);
+/* Stop every compile in a server now and any compile asked for later, each
+ * ending with out->cancelled set (not compiled, nothing known, not tried
+ * again): a run's time budget is over.  The servers compiling are killed,
+ * the idle ones left to gs_isolate_shutdown, which also ends the
+ * cancellation.  Any thread, any time. */
+void gs_isolate_cancel(void);
 /* The child's loop: requests on `in`, responses on `out`, until EOF. */
 int gs_compile_server(struct gs_nvrtc *n, int in, int out);
 

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/frame.h"
@@ -56,12 +57,22 @@ int gs_compile_server(struct gs_nvrtc *n, int in, int out)
 	 * Never set outside the tests. */
 	const char *dies = getenv("GSEARCH_TEST_COMPILE_SERVER_DIES");
 	long die_at = dies ? strtol(dies, NULL, 10) : 0, served = 0;
+	/* Test hook only (tests/cli/cases/run-budget-time-cancels): with
+	 * GSEARCH_TEST_COMPILE_DELAY_MS=N set, each compile first waits N ms,
+	 * as a large variant's compile would.  Never set outside the tests. */
+	const char *delay = getenv("GSEARCH_TEST_COMPILE_DELAY_MS");
+	long delay_ms = delay ? strtol(delay, NULL, 10) : 0;
 	for (;;) {
 		struct gs_frame req;
 		if (gs_frame_recv(in, &req) < 0)
 			return 0; /* parent closed the pipe: done */
 		if (die_at > 0 && ++served == die_at)
 			raise(SIGKILL);
+		if (delay_ms > 0) {
+			struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
+			while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+				;
+		}
 		if (req.n < 4) {
 			gs_frame_free(&req);
 			return -1;
@@ -126,6 +137,11 @@ static struct server **servers, **idle;
 static size_t nservers, servers_cap, nidle, idle_cap;
 static unsigned busy, limit;
 static size_t nstarted;
+/* gs_isolate_cancel: set, and the pipe's read end readable for good, so
+ * that every compile waiting for its server's answer wakes; the pipe is
+ * made with the first server, before any compile can wait. */
+static int cancelled;
+static int cancel_fd[2] = { -1, -1 };
 
 /* Closes the pipes and collects the child: its wait status, 0 if none. */
 static int server_close(struct server *s)
@@ -197,7 +213,14 @@ static struct server *server_start(char *err, size_t errlen)
 static struct server *server_take(char *err, size_t errlen)
 {
 	pthread_mutex_lock(&servers_lock);
+	if (cancel_fd[0] < 0 && pipe2(cancel_fd, O_CLOEXEC) < 0)
+		cancel_fd[0] = cancel_fd[1] = -1; /* no early end: a compile then finishes */
 	for (;;) {
+		if (cancelled) {
+			pthread_mutex_unlock(&servers_lock);
+			snprintf(err, errlen, "cancelled");
+			return NULL;
+		}
 		while (nidle) {
 			struct server *s = idle[--nidle];
 			if (s->to >= 0) {
@@ -253,23 +276,38 @@ size_t gs_isolate_started(void)
 	return n;
 }
 
-/* Waits until fd has something to read: 1, or 0 once timeout_s (> 0) have
- * passed since t0. */
-static int readable_by(int fd, double t0, double timeout_s)
+static int is_cancelled(void)
 {
-	if (timeout_s <= 0)
-		return 1;
+	pthread_mutex_lock(&servers_lock);
+	int c = cancelled;
+	pthread_mutex_unlock(&servers_lock);
+	return c;
+}
+
+enum { REPLY_READY, REPLY_LATE, REPLY_CANCELLED };
+
+/* Waits until fd has something to read (REPLY_READY), timeout_s (> 0)
+ * have passed since t0 (REPLY_LATE) or gs_isolate_cancel was called
+ * (REPLY_CANCELLED, first of the three). */
+static int wait_reply(int fd, double t0, double timeout_s)
+{
 	for (;;) {
-		double left = t0 + timeout_s - gs_now();
-		if (left <= 0)
-			return 0;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
-		int rc = poll(&p, 1, ms);
+		int ms = -1;
+		if (timeout_s > 0) {
+			double left = t0 + timeout_s - gs_now();
+			if (left <= 0)
+				return REPLY_LATE;
+			ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
+		}
+		struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+				       { .fd = cancel_fd[0], .events = POLLIN } };
+		int rc = poll(p, 2, ms);
+		if (rc > 0 && (p[1].revents & POLLIN))
+			return REPLY_CANCELLED;
 		if (rc > 0)
-			return 1;
+			return REPLY_READY;
 		if (rc < 0 && errno != EINTR)
-			return 1; /* let the read report it */
+			return REPLY_READY; /* let the read report it */
 	}
 }
 
@@ -282,7 +320,12 @@ static int compile_once(const struct gs_compile_in *in, struct gs_compile_out *o
 {
 	memset(out, 0, sizeof(*out));
 	char err[256];
-	struct server *mine = server_take(err, sizeof err);
+	struct server *mine = is_cancelled() ? NULL : server_take(err, sizeof err);
+	if (!mine && is_cancelled()) {
+		out->cancelled = 1;
+		out->log = gs_xstrdup("compile cancelled");
+		return 0;
+	}
 	if (!mine) {
 		out->log = gs_xstrdup(err);
 		return -1;
@@ -302,8 +345,9 @@ int gs_nvrtc_compile_isolated(const struct gs_compile_in *in, struct gs_compile_
 	 * (the OOM killer, a stray kill): the environment's fault, not the
 	 * variant's, so the variant goes to a fresh server once more.  Dying
 	 * twice, it is still not known to be the variant's: the caller stores
-	 * nothing final for it. */
-	if (rc == 0 && out->server_died)
+	 * nothing final for it.  A server stopped by gs_isolate_cancel is not
+	 * one that died: cancelled, the compile is not tried again. */
+	if (rc == 0 && out->server_died && !out->cancelled)
 		rc = compile_once(in, out, timeout_s, &wstatus);
 	if (rc == 0 && out->server_died) {
 		if (WIFSIGNALED(wstatus))
@@ -342,15 +386,22 @@ static int compile_on(struct server *mine, const struct gs_compile_in *in,
 	free(s);
 	free(len);
 	struct gs_frame r = { 0 };
-	if (rc == 0 && !readable_by(mine->from, t0, timeout_s)) {
+	int w = rc == 0 ? wait_reply(mine->from, t0, timeout_s) : REPLY_READY;
+	if (w != REPLY_READY) {
 		/* NVRTC has no time limit of its own: a variant that sends it
 		 * into an endless template expansion would hold this thread for
-		 * good.  Its server goes; the next compile starts another. */
+		 * good.  Nor can it be told to stop: a cancelled compile ends
+		 * the same way.  Its server goes; a later compile starts another. */
 		kill(mine->pid, SIGKILL);
 		server_close(mine);
 		out->ok = 0;
-		out->timed_out = 1;
-		out->log = gs_xasprintf("timed out after %g s (--compile-timeout)", timeout_s);
+		if (w == REPLY_CANCELLED) {
+			out->cancelled = 1;
+			out->log = gs_xstrdup("compile cancelled");
+		} else {
+			out->timed_out = 1;
+			out->log = gs_xasprintf("timed out after %g s (--compile-timeout)", timeout_s);
+		}
 		out->seconds = gs_now() - t0;
 		return 0;
 	}
@@ -404,10 +455,26 @@ void gs_isolate_release(void)
 	pthread_mutex_unlock(&servers_lock);
 }
 
+void gs_isolate_cancel(void)
+{
+	pthread_mutex_lock(&servers_lock);
+	if (!cancelled && cancel_fd[1] >= 0 && write(cancel_fd[1], "x", 1) != 1)
+		gs_trace("isolate: the cancellation could not be written");
+	cancelled = 1;
+	pthread_cond_broadcast(&idle_cv);
+	pthread_mutex_unlock(&servers_lock);
+}
+
 void gs_isolate_shutdown(void)
 {
 	gs_isolate_release();
 	pthread_mutex_lock(&servers_lock);
+	cancelled = 0;
+	for (int i = 0; i < 2; i++) {
+		if (cancel_fd[i] >= 0)
+			close(cancel_fd[i]);
+		cancel_fd[i] = -1;
+	}
 	for (size_t i = 0; i < nservers; i++) {
 		server_close(servers[i]);
 		free(servers[i]);

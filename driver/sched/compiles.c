@@ -20,8 +20,9 @@ static void work_cb(uv_work_t *req)
 	const struct gs_sweep_opts *o = j->pl->o;
 	if (j->early && gs_early_take(o->early, j->v.hash, &j->b))
 		return;
-	/* a time limit needs a process to stop, even for one job */
-	gs_compile_variant(j->pl->nvrtc, &j->v, 1, o->jobs > 1 || o->compile_timeout_s > 0,
+	/* a time limit or a deadline needs a process to stop, even for one job */
+	gs_compile_variant(j->pl->nvrtc, &j->v, 1,
+			   o->jobs > 1 || o->compile_timeout_s > 0 || o->deadline > 0,
 			   o->compile_timeout_s, &j->b);
 }
 
@@ -54,11 +55,15 @@ static void after_cb_body(uv_work_t *req)
 	struct pipeline *pl = j->pl;
 	pl->cc.inflight--;
 	pl->stats->compile_busy_s += j->b.out.seconds;
-	if (!j->b.nvrtc_failed && j->b.out.seconds > 0)
+	if (!j->b.nvrtc_failed && !j->b.out.cancelled && j->b.out.seconds > 0)
 		gs_corder_learn(pl->cc.order, j->pos, j->b.out.seconds);
 	/* the thread is free: give it the next variant before storing this one */
 	gs_compiles_start(pl);
-	if (j->b.nvrtc_failed) {
+	if (pl->stats->budget_ended) {
+		/* cancelled, or done too late (watch.c's budget_over): nothing
+		 * is stored, neither the variant nor an outcome, as for a
+		 * configuration never proposed */
+	} else if (j->b.nvrtc_failed) {
 		fprintf(stderr, "gsearch: error: %s\n", j->b.err);
 		pl->failed = 1;
 		pl->stop = 1;

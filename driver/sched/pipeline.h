@@ -113,6 +113,7 @@ struct watch {
 	uv_signal_t sig, sigterm, sighup;
 	uv_timer_t progress;
 	uv_timer_t times;               /* adds the times spent so far to the store */
+	uv_timer_t budget;              /* fires at the deadline (gs_sweep_opts) */
 	struct gs_sweep_times flushed;  /* what it has added */
 	int second_int;                 /* a second signal: workers killed */
 };

@@ -17,7 +17,7 @@
  *     returned a negative number.
  *   - every candidate next() gave gets exactly one result(), in the order
  *     the outcomes become known (not the order proposed), unless the sweep
- *     is stopped first (Ctrl-C, an error).
+ *     is stopped first (Ctrl-C, an error, a time budget's deadline).
  *   - the sweep ends when the source is exhausted and nothing is in flight.
  *     A source that returns 0 ("wait") while none of its candidates is
  *     still in flight is taken as exhausted: no result will come to wake

@@ -52,7 +52,7 @@ struct source_search {
 	double *slot_ms;      /* observed time per slot, NAN not yet */
 	long *cfg_slot;       /* per configuration: its slot, or -1 */
 	size_t nslots, ndelivered, budget_n, window;
-	double budget_s, t0;
+	double budget_s;      /* a time: the sweep's deadline ends the search */
 	int waiting;          /* the strategy said "wait" since the last delivery */
 	int done;
 };
@@ -212,11 +212,11 @@ static void static_prior(struct source_search *s, const struct gs_emu_profile *p
 	sqlite3_finalize(q);
 }
 
+/* A count only: a time budget is the sweep's to end (gs_sweep_opts'
+ * deadline), which also stops what is in flight. */
 static int budget_left(const struct source_search *s)
 {
-	if (s->nslots >= s->budget_n)
-		return 0;
-	return !(s->budget_s > 0 && gs_now() - s->t0 >= s->budget_s);
+	return s->nslots < s->budget_n;
 }
 
 static int search_next(struct gs_sched_source *src, struct gs_candidate *out, size_t max)
@@ -367,7 +367,6 @@ struct gs_sched_source *gs_sched_source_search(const struct gs_space *sp, struct
 			s->budget_n = bn;
 	}
 	s->window = o->window ? o->window : 1;
-	s->t0 = gs_now();
 	if (info) {
 		info->valid = n;
 		info->budget_n = s->budget_n;

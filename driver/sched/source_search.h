@@ -15,7 +15,9 @@ struct gs_emu_profile;
 
 struct gs_search_opts {
 	const struct gs_strategy_ops *strategy;
-	const char *budget;  /* N, P% or a time (30s, 90m, 2h); NULL: every configuration */
+	const char *budget;  /* N, P% or a time (30s, 90m, 2h); NULL: every configuration.
+			      * A time is not enforced here: the caller makes the
+			      * sweep's deadline of gs_search_info.budget_s */
 	const char *prior;   /* gs_prior_load's spec, "static", or NULL */
 	/* static: the rules the occupancy follows (an emulated device's
 	 * profile, the one of the device's architecture) */

@@ -40,7 +40,11 @@ struct gs_sweep_opts {
 	double timeout_s;         /* per configuration on a device */
 	double setup_timeout_s;   /* a worker's setup, at most (<= 0: no limit) */
 	double compile_timeout_s; /* one variant's compile, at most (<= 0: no limit, and
-				   * with one job the compile runs in this process) */
+				   * with one job and no deadline the compile runs in this
+				   * process) */
+	double deadline;          /* a time budget's end, gs_now()'s clock (0: none): the
+				   * sweep then stops taking work, cancels its compiles
+				   * and ends as soon as the measurements running end */
 	struct gs_stop_policy stop; /* how long each configuration is timed */
 	int flush_l2;
 	int progress;             /* 0 quiet, 1 plain lines, 2 one updating line (a terminal) */
@@ -75,6 +79,11 @@ struct gs_sweep_stats {
 	double timed_s;           /* timed kernel work the results report */
 	double work_s;            /* time_ms x (runs + warm-ups) of measured ok results */
 	int interrupted;          /* the signal that stopped it (SIGINT, SIGTERM, SIGHUP), or 0 */
+	int budget_ended;         /* the deadline stopped it */
+	uint64_t abandoned;       /* then: compiles in flight cancelled */
+	uint64_t not_run;         /* then: configurations taken from the source and left
+				   * without an outcome (compiling, waiting for a compile
+				   * or compiled and waiting for a device) */
 	int failed;
 };
 

@@ -1,5 +1,6 @@
 /* watch.c — what runs beside the work: the progress line, the times
- * flushed to the store every second, and the signals that stop a sweep. */
+ * flushed to the store every second, the signals and the time budget's
+ * deadline that stop a sweep. */
 #define _GNU_SOURCE
 #include "sched/pipeline.h"
 
@@ -120,6 +121,42 @@ static void on_sigint(uv_signal_t *h, int signum)
 	gs_pipe_finish_if_done(pl);
 }
 
+/* The time budget is over.  What was taken from the source and has no
+ * outcome yet is left without one, exactly like a configuration the
+ * source never proposed: nothing is stored for it, and a run with a larger
+ * budget proposes and measures it.  The compiles in flight are cancelled
+ * (their servers killed; a large variant's compile can take longer than a
+ * whole short budget), those waiting are never started, and the compiled
+ * configurations waiting for a device are not measured (the queue can hold
+ * hundreds; their variants are in the compile cache for the next run).  A
+ * measurement already sent to a device finishes: it is bounded by the
+ * run's --timeout, and stopping a worker mid-kernel costs a new worker. */
+static void budget_over(struct pipeline *pl)
+{
+	if (pl->stop)
+		return; /* stopping already: a signal, an error or the end */
+	pl->stop = 1;
+	pl->stats->budget_ended = 1;
+	uint64_t n = pl->rq.n;
+	for (size_t i = 0; i < pl->cc.njobs; i++)
+		if (pl->cc.jobs[i].active) {
+			pl->stats->abandoned++;
+			n += pl->cc.jobs[i].nidx;
+		}
+	for (size_t i = 0; i < pl->cc.nwindow; i++)
+		n += pl->cc.window[i].nidx;
+	pl->stats->not_run = n;
+	if (pl->cc.inflight)
+		gs_isolate_cancel();
+	gs_trace("sweep: time budget over");
+	gs_pipe_finish_if_done(pl);
+}
+
+static void on_budget(uv_timer_t *t)
+{
+	budget_over(t->data);
+}
+
 static void on_close_quiet(uv_handle_t *h)
 {
 	(void)h;
@@ -147,6 +184,17 @@ void gs_watch_start(struct pipeline *pl)
 	uv_timer_init(&pl->loop, &w->times);
 	w->times.data = pl;
 	uv_timer_start(&w->times, on_times, GS_TIMES_EVERY_MS, GS_TIMES_EVERY_MS);
+	uv_timer_init(&pl->loop, &w->budget);
+	w->budget.data = pl;
+	if (pl->o->deadline > 0) {
+		double left = pl->o->deadline - pl->t0;
+		if (left <= 0) { /* spent before the sweep began: it takes nothing */
+			pl->stop = 1;
+			pl->stats->budget_ended = 1;
+		} else {
+			uv_timer_start(&w->budget, on_budget, (uint64_t)(left * 1000) + 1, 0);
+		}
+	}
 }
 
 void gs_watch_close(struct pipeline *pl)
@@ -157,4 +205,5 @@ void gs_watch_close(struct pipeline *pl)
 	uv_close((uv_handle_t *)&w->sighup, on_close_quiet);
 	uv_close((uv_handle_t *)&w->progress, on_close_quiet);
 	uv_close((uv_handle_t *)&w->times, on_close_quiet);
+	uv_close((uv_handle_t *)&w->budget, on_close_quiet);
 }

@@ -19,9 +19,10 @@
 # The search is a fresh store of its own: it compiles everything it
 # measures, as a user who never ran the exhaustive sweep would (the compile
 # cache lives in the store).  Its default budget is time, 7% of the
-# exhaustive sweep's wall time: what is in flight when the budget runs out
-# still finishes (up to a compile, seconds here), hence the margin under a
-# tenth.  Without an exhaustive wall time yet it is 10% of the configurations.
+# exhaustive sweep's wall time, counted from the start of `run`: when it
+# runs out the compiles in flight are cancelled and only the measurements
+# sent to the device finish, hence a small margin under a tenth.  Without
+# an exhaustive wall time yet it is 10% of the configurations.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 G=${GSEARCH:-build/gsearch}
