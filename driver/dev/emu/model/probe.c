@@ -460,20 +460,12 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sorts a warp's values v[0..n) ascending in place and keeps each value
- * once; returns how many are left.  An insertion sort: a warp's addresses
- * mostly come in order already, where it takes about n steps and qsort
- * would call its comparison n log n times. */
+/* Sorts a warp's values v[0..n) ascending in place (gs_x_sort_warp) and
+ * keeps each value once; returns how many are left. */
 static unsigned warp_distinct(uint64_t *v, unsigned n)
 {
 	unsigned u = 0;
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		unsigned j = i;
-		for (; j && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	gs_x_sort_warp(v, n);
 	for (unsigned i = 0; i < n; i++)
 		if (!i || v[i] != v[i - 1])
 			v[u++] = v[i];
