@@ -195,6 +195,18 @@ static int int_in(const char *text, long lo, long hi, long *out)
 	return 0;
 }
 
+/* --timeout, --setup-timeout, --compile-timeout, --max-time: seconds
+ * from 0.001 to 86400 into *out; 1, or -1 after a usage error.  inf or
+ * 1e30 would overflow the dispatcher's millisecond timer and turn every
+ * configuration into a timeout. */
+static int seconds_option(const char *name, const char *arg, double *out)
+{
+	if (number_in(arg, 0.001, 86400, out) < 0)
+		return (gs_usage_error("run", "--%s needs seconds from 0.001 to 86400, not '%s'", name,
+				       arg), -1);
+	return 1;
+}
+
 /* The options that take a number in a range (timeouts, the stopping rule,
  * threads, the sample, jobs): 1, or -1 after a usage error. */
 static int number_option(struct run_opts *o, int c, const char *arg)
@@ -202,34 +214,15 @@ static int number_option(struct run_opts *o, int c, const char *arg)
 	double v = 0;
 	long n;
 	switch (c) {
-	case 't':
-		/* inf or 1e30 would overflow the dispatcher's millisecond timer
-		 * and turn every configuration into a timeout */
-		if (number_in(arg, 0.001, 86400, &o->timeout_s) < 0)
-			return (gs_usage_error("run", "--timeout needs seconds from 0.001 to 86400, "
-					       "not '%s'", arg), -1);
-		return 1;
-	case 'U':
-		if (number_in(arg, 0.001, 86400, &o->setup_timeout_s) < 0)
-			return (gs_usage_error("run", "--setup-timeout needs seconds from 0.001 to 86400, "
-					       "not '%s'", arg), -1);
-		return 1;
-	case 'C':
-		if (number_in(arg, 0.001, 86400, &o->compile_timeout_s) < 0)
-			return (gs_usage_error("run", "--compile-timeout needs seconds from 0.001 to "
-					       "86400, not '%s'", arg), -1);
-		return 1;
+	case 't': return seconds_option("timeout", arg, &o->timeout_s);
+	case 'U': return seconds_option("setup-timeout", arg, &o->setup_timeout_s);
+	case 'C': return seconds_option("compile-timeout", arg, &o->compile_timeout_s);
+	case 'M': return seconds_option("max-time", arg, &o->stop.max_time_s);
 	case 'P':
 		if (number_in(arg, 0.001, 100, &v) < 0)
 			return (gs_usage_error("run", "--precision needs a percentage from 0.001 to 100, "
 					       "not '%s'", arg), -1);
 		o->stop.precision = v / 100;
-		return 1;
-	case 'M':
-		if (number_in(arg, 0.001, 86400, &v) < 0)
-			return (gs_usage_error("run", "--max-time needs seconds from 0.001 to 86400, "
-					       "not '%s'", arg), -1);
-		o->stop.max_time_s = v;
 		return 1;
 	case 'F':
 		if (strcmp(arg, "off") && number_in(arg, 1, 1000, &v) < 0)
