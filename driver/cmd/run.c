@@ -185,6 +185,105 @@ static int search_option(struct run_opts *o, int c, const char *arg)
 	}
 }
 
+/* A whole number in [lo, hi]: 0, or -1. */
+static int int_in(const char *text, long lo, long hi, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(text, &end, 10);
+	if (end == text || *end || errno || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* --timeout, --setup-timeout, --compile-timeout, --max-time: seconds
+ * from 0.001 to 86400 into *out; 1, or -1 after a usage error.  inf or
+ * 1e30 would overflow the dispatcher's millisecond timer and turn every
+ * configuration into a timeout. */
+static int seconds_option(const char *name, const char *arg, double *out)
+{
+	if (number_in(arg, 0.001, 86400, out) < 0)
+		return (gs_usage_error("run", "--%s needs seconds from 0.001 to 86400, not '%s'", name,
+				       arg), -1);
+	return 1;
+}
+
+/* The options that take a number in a range (timeouts, the stopping rule,
+ * threads, the sample, jobs): 1, or -1 after a usage error. */
+static int number_option(struct run_opts *o, int c, const char *arg)
+{
+	double v = 0;
+	long n;
+	switch (c) {
+	case 't': return seconds_option("timeout", arg, &o->timeout_s);
+	case 'U': return seconds_option("setup-timeout", arg, &o->setup_timeout_s);
+	case 'C': return seconds_option("compile-timeout", arg, &o->compile_timeout_s);
+	case 'M': return seconds_option("max-time", arg, &o->stop.max_time_s);
+	case 'P':
+		if (number_in(arg, 0.001, 100, &v) < 0)
+			return (gs_usage_error("run", "--precision needs a percentage from 0.001 to 100, "
+					       "not '%s'", arg), -1);
+		o->stop.precision = v / 100;
+		return 1;
+	case 'F':
+		if (strcmp(arg, "off") && number_in(arg, 1, 1000, &v) < 0)
+			return (gs_usage_error("run", "--focus needs a factor from 1 to 1000 or 'off', "
+					       "not '%s'", arg), -1);
+		o->stop.focus = v;
+		return 1;
+	case 'T':
+		if (int_in(arg, 1, 256, &n) < 0)
+			return (gs_usage_error("run", "--threads needs a number from 1 to 256, not '%s'",
+					       arg), -1);
+		o->threads = (int)n;
+		return 1;
+	case OPT_SAMPLE:
+		if (int_in(arg, 0, 100000, &n) < 0)
+			return (gs_usage_error("run", "--emu-sample needs a number of blocks from 0 to "
+					       "100000, not '%s'", arg), -1);
+		o->sample = (int)n;
+		return 1;
+	default: /* 'j' */
+		if (int_in(arg, 1, 1024, &n) < 0)
+			return (gs_usage_error("run", "--jobs needs a number from 1 to 1024, not '%s'",
+					       arg), -1);
+		o->jobs = (unsigned)n;
+		return 1;
+	}
+}
+
+/* One option of run's own (not a space argument): 1, or -1 after a usage
+ * error. */
+static int run_option(struct run_opts *o, int c, char **argv)
+{
+	switch (c) {
+	case 'n': o->dry = 1; return 1;
+	case 'd':
+		o->db = optarg;
+		if (!*optarg)
+			return (gs_usage_error("run", "--db needs a file name"), -1);
+		return 1;
+	case 'D': o->device = optarg; return 1;
+	case 'c': o->compile_only = 1; return 1;
+	case 'f': o->flush_l2 = 1; return 1;
+	case 'q': o->quiet = 1; return 1;
+	case 'R': o->remeasure = 1; return 1;
+	case 'a':
+		if (!gs_arch_ok(optarg))
+			return (gs_usage_error("run", "--arch needs sm_XX, not '%s'", optarg), -1);
+		o->arch = optarg;
+		return 1;
+	case 't': case 'U': case 'C': case 'P': case 'M': case 'F':
+	case 'T': case OPT_SAMPLE: case 'j':
+		return number_option(o, c, optarg);
+	case OPT_STRATEGY: case OPT_BUDGET: case OPT_PRIOR: case OPT_SEED:
+		return search_option(o, c, optarg);
+	default:
+		return (gs_option_error("run", c, argv), -1);
+	}
+}
+
 /* 0, or GS_EXIT_USAGE after printing why. */
 static int parse_options(int argc, char **argv, struct gs_space_args *a, struct run_opts *o)
 {
@@ -217,106 +316,8 @@ static int parse_options(int argc, char **argv, struct gs_space_args *a, struct 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		int r = gs_space_args_option(a, "run", c, optarg);
-		if (r)
-			goto next;
-		r = 1;
-		switch (c) {
-		case 'n': o->dry = 1; break;
-		case 'd':
-			o->db = optarg;
-			if (!*optarg)
-				r = (gs_usage_error("run", "--db needs a file name"), -1);
-			break;
-		case 'D': o->device = optarg; break;
-		case 'c': o->compile_only = 1; break;
-		case 'f': o->flush_l2 = 1; break;
-		case 'q': o->quiet = 1; break;
-		case 'R': o->remeasure = 1; break;
-		case 't':
-			/* inf or 1e30 would overflow the dispatcher's millisecond timer
-			 * and turn every configuration into a timeout */
-			if (number_in(optarg, 0.001, 86400, &o->timeout_s) < 0)
-				r = (gs_usage_error("run", "--timeout needs seconds from 0.001 to 86400, "
-						    "not '%s'", optarg), -1);
-			break;
-		case 'U':
-			if (number_in(optarg, 0.001, 86400, &o->setup_timeout_s) < 0)
-				r = (gs_usage_error("run", "--setup-timeout needs seconds from 0.001 to 86400, "
-						    "not '%s'", optarg), -1);
-			break;
-		case 'C':
-			if (number_in(optarg, 0.001, 86400, &o->compile_timeout_s) < 0)
-				r = (gs_usage_error("run", "--compile-timeout needs seconds from 0.001 to "
-						    "86400, not '%s'", optarg), -1);
-			break;
-		case 'P': {
-			double v;
-			if (number_in(optarg, 0.001, 100, &v) < 0)
-				r = (gs_usage_error("run", "--precision needs a percentage from 0.001 to 100, "
-						    "not '%s'", optarg), -1);
-			else
-				o->stop.precision = v / 100;
-			break;
-		}
-		case 'M': {
-			double v;
-			if (number_in(optarg, 0.001, 86400, &v) < 0)
-				r = (gs_usage_error("run", "--max-time needs seconds from 0.001 to 86400, "
-						    "not '%s'", optarg), -1);
-			else
-				o->stop.max_time_s = v;
-			break;
-		}
-		case 'F': {
-			double v = 0;
-			if (strcmp(optarg, "off") && number_in(optarg, 1, 1000, &v) < 0)
-				r = (gs_usage_error("run", "--focus needs a factor from 1 to 1000 or 'off', "
-						    "not '%s'", optarg), -1);
-			o->stop.focus = v;
-			break;
-		}
-		case 'a':
-			if (!gs_arch_ok(optarg))
-				r = (gs_usage_error("run", "--arch needs sm_XX, not '%s'", optarg), -1);
-			o->arch = optarg;
-			break;
-		case 'T': {
-			char *end;
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || v < 1 || v > 256)
-				r = (gs_usage_error("run", "--threads needs a number from 1 to 256, not '%s'",
-						    optarg), -1);
-			o->threads = (int)v;
-			break;
-		}
-		case OPT_SAMPLE: {
-			char *end;
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || v < 0 || v > 100000)
-				r = (gs_usage_error("run", "--emu-sample needs a number of blocks from 0 to "
-						    "100000, not '%s'", optarg), -1);
-			o->sample = (int)v;
-			break;
-		}
-		case 'j': {
-			char *end;
-			errno = 0;
-			long v = strtol(optarg, &end, 10);
-			if (end == optarg || *end || errno || v < 1 || v > 1024)
-				r = (gs_usage_error("run", "--jobs needs a number from 1 to 1024, not '%s'",
-						    optarg), -1);
-			o->jobs = (unsigned)v;
-			break;
-		}
-		case OPT_STRATEGY: case OPT_BUDGET: case OPT_PRIOR: case OPT_SEED:
-			r = search_option(o, c, optarg);
-			break;
-		default:
-			r = (gs_option_error("run", c, argv), -1);
-		}
-	next:
+		if (!r)
+			r = run_option(o, c, argv);
 		if (r < 0)
 			return GS_EXIT_USAGE;
 	}

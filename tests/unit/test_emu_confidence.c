@@ -6,6 +6,7 @@
 #include "harness.h"
 #include "dev/emu.h"
 #include "dev/emu/model/model.h"
+#include "emucopy.h"
 
 /* A block of 100 fp32, 20 memory (10 of them atomics, 30 data accesses in
  * all with the loads and stores they count), 10 "other" warp instructions,
@@ -79,43 +80,30 @@ START_TEST(test_levels)
 }
 END_TEST
 
-/* A DRAM-bound copy on the H100 profile (as test_emu_model's dram_rw): 1000
- * sectors read, 1000 written.  Whole sectors: nothing approximated.  Every
- * stored sector written in part: half the DRAM bytes are the approximated
- * write-backs.  Atomics as many as the loads: a third of the accesses. */
+/* A DRAM-bound copy on the H100 profile (emucopy.h, as test_emu_model's
+ * dram_rw): 1000 sectors read, 1000 written.  Whole sectors: nothing
+ * approximated.  Every stored sector written in part: half the DRAM bytes
+ * are the approximated write-backs.  Atomics as many as the loads: a third of the accesses. */
 START_TEST(test_interval_partial_stores)
 {
-	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
-	ck_assert_ptr_nonnull(p);
-	unsigned grid[3] = { (unsigned)p->sms * 4, 1, 1 }, block[3] = { 256, 1, 1 };
-	struct gs_emu_occ occ = { .blocks_per_sm = 8 };
-	uint64_t sec[2000];
-	for (int i = 0; i < 1000; i++) {
-		sec[i] = (uint64_t)i;
-		sec[1000 + i] = (uint64_t)(5000 + i) | GS_EMU_SECTOR_WRITTEN;
-	}
-	struct gs_emu_blockstat st = { 0 };
-	st.sectors = sec;
-	st.nsectors = 2000;
-	st.l1_miss = 1000;
-	st.st_sectors = 1000;
-	st.c.gld_inst = st.c.gst_inst = 125;
-	st.c.warp_inst[GS_EMU_MEM] = 250;
-	double w = 1;
+	struct gs_test_copy c;
+	gs_test_copy_init(&c);
+	c.st.c.gld_inst = c.st.c.gst_inst = 125;
+	c.st.c.warp_inst[GS_EMU_MEM] = 250;
 	struct gs_emu_interval iv;
-	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, NULL, &iv), 0);
+	ck_assert_int_eq(gs_test_copy_model(&c, NULL, &iv), 0);
 	ck_assert_str_eq(iv.bound, "dram");
 	ck_assert_double_eq_tol(iv.approx, 0, 1e-12);
-	st.st_partial = 1000;
-	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, NULL, &iv), 0);
+	c.st.st_partial = 1000;
+	ck_assert_int_eq(gs_test_copy_model(&c, NULL, &iv), 0);
 	ck_assert_str_eq(iv.bound, "dram");
 	ck_assert_double_eq_tol(iv.approx, 0.5, 1e-12);
-	st.st_partial = 250;
-	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, NULL, &iv), 0);
+	c.st.st_partial = 250;
+	ck_assert_int_eq(gs_test_copy_model(&c, NULL, &iv), 0);
 	ck_assert_double_eq_tol(iv.approx, 0.125, 1e-12);
-	st.c.atom_inst = 125;
-	st.c.warp_inst[GS_EMU_MEM] = 375;
-	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, NULL, &iv), 0);
+	c.st.c.atom_inst = 125;
+	c.st.c.warp_inst[GS_EMU_MEM] = 375;
+	ck_assert_int_eq(gs_test_copy_model(&c, NULL, &iv), 0);
 	ck_assert_str_eq(iv.bound, "dram");
 	ck_assert_double_eq_tol(iv.approx, 125.0 / 375, 1e-12);
 }

@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "dev/emu.h"
 #include "dev/emu/model/model.h"
+#include "emucopy.h"
 
 static const struct gs_emu_profile *g80(void)
 {
@@ -372,32 +373,22 @@ START_TEST(test_interval_block_launch)
 END_TEST
 
 /* DRAM traffic, reads and writes apart: a block that reads 1000 sectors
- * and writes 1000 others (a copy) moves both, each up to the allocations
- * it touched; the loads' DRAM share is the reads'. */
+ * and writes 1000 others (a copy, emucopy.h) moves both, each up to the
+ * allocations it touched; the loads' DRAM share is the reads'. */
 START_TEST(test_interval_dram_rw)
 {
-	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
-	unsigned grid[3] = { (unsigned)p->sms * 4, 1, 1 }, block[3] = { 256, 1, 1 };
-	struct gs_emu_occ occ = { .blocks_per_sm = 8 };
-	uint64_t sec[2000];
-	for (int i = 0; i < 1000; i++) {
-		sec[i] = (uint64_t)i;
-		sec[1000 + i] = (uint64_t)(5000 + i) | GS_EMU_SECTOR_WRITTEN;
-	}
-	struct gs_emu_blockstat st = { 0 };
-	st.sectors = sec;
-	st.nsectors = 2000;
-	st.l1_miss = 1000;
-	st.st_sectors = 1000;
-	double w = 1, hz = p->clock_mhz * 1e6, bytes = 4.0 * p->sms * 1000 * 32;
+	struct gs_test_copy c;
+	gs_test_copy_init(&c);
+	const struct gs_emu_profile *p = c.p;
+	double hz = p->clock_mhz * 1e6, bytes = 4.0 * p->sms * 1000 * 32;
 	struct gs_emu_interval iv;
-	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, NULL, &iv), 0);
+	ck_assert_int_eq(gs_test_copy_model(&c, NULL, &iv), 0);
 	ck_assert_double_eq_tol(iv.dram_bytes, 2 * bytes, 1e-6);
 	ck_assert_double_eq_tol(iv.t_dram, 2 * bytes / p->dram_bw_gbs / 1e9 * hz, 1e-6 * iv.t_dram);
 	ck_assert_double_eq_tol(iv.l2_hit, 0, 1e-12);
 	/* the allocations touched cap each: 8 KB to read, 16 KB to write */
 	double cap[2] = { 8192, 16384 };
-	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, cap, &iv), 0);
+	ck_assert_int_eq(gs_test_copy_model(&c, cap, &iv), 0);
 	ck_assert_double_eq_tol(iv.dram_bytes, 8192 + 16384, 1e-6);
 	/* the loads' misses: DRAM serves 8 KB of the reads, L2 the rest */
 	ck_assert_double_eq_tol(iv.l2_hit, 1 - 8192 / bytes, 1e-12);

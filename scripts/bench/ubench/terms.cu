@@ -7,41 +7,12 @@
 // One line per measurement, with its unit; times are the median of 11.
 //
 //   nvcc -O3 -arch=sm_90 -o terms terms.cu && ./terms
-#include <algorithm>
+// (terms.h, beside it: the harness shared with terms2.cu)
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1);} } while (0)
-
-static int g_sms;
-static double g_clock_ghz;
-
-/* Median milliseconds of 11 runs of f (after one warm-up). */
-template <class F> static float time_ms(F f)
-{
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a));
-	CK(cudaEventCreate(&b));
-	f();
-	CK(cudaDeviceSynchronize());
-	std::vector<float> v;
-	for (int i = 0; i < 11; i++) {
-		CK(cudaEventRecord(a));
-		f();
-		CK(cudaEventRecord(b));
-		CK(cudaEventSynchronize(b));
-		float ms;
-		CK(cudaEventElapsedTime(&ms, a, b));
-		v.push_back(ms);
-	}
-	CK(cudaGetLastError());
-	std::sort(v.begin(), v.end());
-	cudaEventDestroy(a);
-	cudaEventDestroy(b);
-	return v[v.size() / 2];
-}
+#include "terms.h"
 
 /* ---- global atomics: MODE 0 one address, 1 one address a warp, 2 distinct
  * (thread's own word), ITER atomics per thread. */
@@ -160,13 +131,7 @@ __global__ void sstore(float *y, int s)
 
 int main()
 {
-	cudaDeviceProp p;
-	CK(cudaGetDeviceProperties(&p, 0));
-	g_sms = p.multiProcessorCount;
-	int clk;
-	CK(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
-	g_clock_ghz = clk / 1e6;
-	printf("device %s sms %d clock %d kHz\n", p.name, g_sms, clk);
+	device_init();
 
 	unsigned *ua;
 	float *f, *g;

@@ -390,6 +390,22 @@ void gs_x_coalesce(int cc10, const uint64_t *addr, uint32_t m, unsigned size, ui
 /* extra replays of one warp's shared access */
 unsigned gs_x_banks(int banks, const uint64_t *addr, uint32_t m, unsigned size);
 
+/* Sorts a warp's values v[0..n) ascending in place, for the executor's
+ * counters and the probe (model/probe.c).  An insertion sort: a warp's
+ * addresses come in order or in a few ascending runs (a row each), which
+ * it takes in about n steps where qsort would call its comparison n log n
+ * times. */
+static inline void gs_x_sort_warp(uint64_t *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		unsigned j = i;
+		for (; j && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 /* exec_fp.c */
 int gs_x_fop32(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m);
 int gs_x_fop64(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m);

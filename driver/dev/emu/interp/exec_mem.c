@@ -222,16 +222,7 @@ static unsigned distinct(uint64_t *v, unsigned n)
 		return (unsigned)(__builtin_popcountll(bm[0]) + __builtin_popcountll(bm[1]) +
 				  __builtin_popcountll(bm[2]) + __builtin_popcountll(bm[3]));
 	}
-	/* insertion sort: a warp's sectors come in a few ascending runs (a
-	 * row each), which it takes in about n steps where qsort would call
-	 * its comparison n log n times */
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t x = v[i];
-		unsigned j = i;
-		for (; j && v[j - 1] > x; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
+	gs_x_sort_warp(v, n);
 	unsigned k = 1;
 	for (unsigned i = 1; i < n; i++)
 		k += v[i] != v[i - 1];

@@ -270,16 +270,22 @@ static uint32_t reg_alloc(struct dc *d, const struct gs_ptxl_opnd *o)
 	return (uint32_t)r->off;
 }
 
-/* a value register for an instruction type of w bytes */
-static uint32_t reg_w(struct dc *d, const struct gs_ptxl_opnd *o, int w)
+/* the register of operand o, which must be a plain register (no '!', no '|');
+ * its width is the caller's to check */
+static struct gs_ptxl_reg *value_reg(struct dc *d, const struct gs_ptxl_opnd *o)
 {
-	char why[128];
-
 	if (o->kind != GS_PO_REG)
 		bad(d, "a register is expected");
 	if (o->neg || o->reg2 >= 0)
 		bad(d, "'!' or '|' is not allowed here");
-	struct gs_ptxl_reg *r = regof(d, o);
+	return regof(d, o);
+}
+
+/* a value register for an instruction type of w bytes */
+static uint32_t reg_w(struct dc *d, const struct gs_ptxl_opnd *o, int w)
+{
+	char why[128];
+	struct gs_ptxl_reg *r = value_reg(d, o);
 
 	if (r->width == 0) {
 		snprintf(why, sizeof why, "predicate '%s' where a value is expected", o->name);
@@ -1194,12 +1200,7 @@ static int nominal(struct dc *d, const struct gs_ptxl_opnd *o, int ty)
 static uint32_t wide_reg(struct dc *d, const struct gs_ptxl_opnd *o, int ty)
 {
 	char why[128];
-
-	if (o->kind != GS_PO_REG)
-		bad(d, "a register is expected");
-	if (o->neg || o->reg2 >= 0)
-		bad(d, "'!' or '|' is not allowed here");
-	struct gs_ptxl_reg *r = regof(d, o);
+	struct gs_ptxl_reg *r = value_reg(d, o);
 
 	if (r->width == 0 || r->width < gs_ptxl_tysize(ty)) {
 		snprintf(why, sizeof why, "register '%s' is narrower than the type", o->name);

@@ -460,6 +460,18 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sorts a warp's values v[0..n) ascending in place (gs_x_sort_warp) and
+ * keeps each value once; returns how many are left. */
+static unsigned warp_distinct(uint64_t *v, unsigned n)
+{
+	unsigned u = 0;
+	gs_x_sort_warp(v, n);
+	for (unsigned i = 0; i < n; i++)
+		if (!i || v[i] != v[i - 1])
+			v[u++] = v[i];
+	return u;
+}
+
 /* Sorts v[0..n) ascending: a radix sort by bytes, skipping the bytes that
  * every value shares (the high ones of sector numbers), qsort without the
  * memory for it.  Footprints run to millions of sectors, where qsort's
@@ -622,18 +634,12 @@ static void const_load(struct gs_xprobe *p, const uint64_t *addr, uint32_t m)
 {
 	const double *cc = p->p->const_cycles;
 	uint64_t w[GS_WARP];
-	unsigned n = 0, u = 0;
+	unsigned n = 0;
 	if (!(cc[1] > 0))
 		return;
-	for (uint32_t mm = m; mm; mm &= mm - 1) {
-		uint64_t v = addr[__builtin_ctz(mm)] >> 2;
-		unsigned j = n++;
-		for (; j && w[j - 1] > v; j--)
-			w[j] = w[j - 1];
-		w[j] = v;
-	}
-	for (unsigned i = 0; i < n; i++)
-		u += !i || w[i] != w[i - 1];
+	for (uint32_t mm = m; mm; mm &= mm - 1)
+		w[n++] = addr[__builtin_ctz(mm)] >> 2;
+	unsigned u = warp_distinct(w, n);
 	if (u <= 1) {
 		p->cuni++;
 		return;
@@ -674,20 +680,13 @@ static void atom_merge(struct gs_xprobe *p)
 static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, unsigned size)
 {
 	uint64_t sec[GS_WARP];
-	unsigned n = 0, u = 0;
+	unsigned n = 0;
 	if (!(p->p->atom_sector_ns > 0))
 		return;
-	for (uint32_t mm = m; mm; mm &= mm - 1) {
-		uint64_t v = addr[__builtin_ctz(mm)] >> 5;
-		unsigned j = n++;
-		for (; j && sec[j - 1] > v; j--)
-			sec[j] = sec[j - 1];
-		sec[j] = v;
-	}
+	for (uint32_t mm = m; mm; mm &= mm - 1)
+		sec[n++] = addr[__builtin_ctz(mm)] >> 5;
 	(void)size; /* 4 or 8 bytes, aligned: one sector */
-	for (unsigned i = 0; i < n; i++)
-		if (!i || sec[i] != sec[i - 1])
-			sec[u++] = sec[i];
+	unsigned u = warp_distinct(sec, n);
 	int grow = p->nas + u > p->acap;
 	if (grow && p->acap >= 65536) {
 		atom_merge(p);
@@ -735,18 +734,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 		if (((a + size - 1) >> 5) != (a >> 5))
 			sec[n++] = (a + size - 1) >> 5;
 	}
-	/* insertion sort: a warp's addresses mostly come in order already */
-	for (unsigned i = 1; i < n; i++) {
-		uint64_t v = sec[i];
-		unsigned j = i;
-		for (; j && sec[j - 1] > v; j--)
-			sec[j] = sec[j - 1];
-		sec[j] = v;
-	}
-	unsigned u = 0;
-	for (unsigned i = 0; i < n; i++)
-		if (!i || sec[i] != sec[i - 1])
-			sec[u++] = sec[i];
+	unsigned u = warp_distinct(sec, n);
 	/* the footprint needs each sector once: a load that hits the L1 found
 	 * one already listed, so only misses and stores are listed */
 	unsigned miss = 0;
