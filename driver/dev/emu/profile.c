@@ -265,118 +265,80 @@ static int line_of(const int *lines, const char *key, int last)
 	return last;
 }
 
-int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, size_t errlen)
+/* One key's value into its field of p, checked against the field's type
+ * and range; -1 with the message in err. */
+static int set_field(const struct field *f, const char *key, const char *val,
+		     struct gs_emu_profile *p, int line, char *err, size_t errlen)
 {
-	int lines[NFIELDS] = { 0 };
-	int line = 0;
-	const char *s = text;
-
-	memset(p, 0, sizeof(*p));
-	while (*s) {
-		const char *e = strchr(s, '\n');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-		char buf[512];
-		line++;
-		if (n >= sizeof buf)
-			return perr(err, errlen, line, "line too long%s", "");
-		memcpy(buf, s, n);
-		buf[n] = 0;
-		s += n + (e ? 1 : 0);
-		char *hash = strchr(buf, '#');
-		int src = GS_EMU_SRC_NONE;
-		if (hash) {
-			char bad[32];
-			*hash = 0;
-			if ((src = comment_source(hash + 1, bad, sizeof bad)) < 0)
-				return perr(err, errlen, line, "unknown source tag '%s' (profiles/"
-					    "README.md lists them)", bad);
-		}
-		char *l = trim(buf);
-		if (!*l)
-			continue;
-		char *eq = strchr(l, '=');
-		if (!eq)
-			return perr(err, errlen, line, "expected 'key = value', got '%s'", l);
-		*eq = 0;
-		char *key = trim(l), *val = trim(eq + 1);
-		size_t k;
-		for (k = 0; k < NFIELDS; k++)
-			if (!strcmp(fields[k].key, key))
-				break;
-		if (k == NFIELDS)
-			return perr(err, errlen, line, "unknown key '%s' (profiles/README.md lists "
-				    "them)", key);
-		if (lines[k])
-			return perr(err, errlen, line, "'%s' given twice", key);
-		if (!*val)
-			return perr(err, errlen, line, "no value for '%s'", key);
-		lines[k] = line;
-		const struct field *f = &fields[k];
-		char *end, msg[160], range[64];
-		unsigned char *dst = (unsigned char *)p + f->off;
-		if (f->flags & FACT) {
-			p->facts++;
-			p->by_source[src]++;
-		}
-		switch (f->t) {
-		case F_STR:
-			if (strlen(val) >= f->size)
-				return perr(err, errlen, line, "'%s' is too long", key);
-			memcpy(dst, val, strlen(val) + 1);
-			break;
-		case F_INT: {
-			errno = 0;
-			long v = strtol(val, &end, 10);
-			range_text(f, range, sizeof range);
-			snprintf(msg, sizeof msg, "%s = %%s: not an integer %s", key, range);
-			if (*end || end == val || errno)
-				return perr(err, errlen, line, msg, val);
-			snprintf(msg, sizeof msg, "%s = %%s: out of range (%s)", key, range);
-			if (!in_range(f, (double)v))
-				return perr(err, errlen, line, msg, val);
-			*(int *)dst = (int)v;
-			break;
-		}
-		case F_DBL: {
-			errno = 0;
-			double v = strtod(val, &end);
-			range_text(f, range, sizeof range);
-			snprintf(msg, sizeof msg, "%s = %%s: not a number %s", key, range);
-			if (*end || end == val || errno || v != v)
-				return perr(err, errlen, line, msg, val);
-			snprintf(msg, sizeof msg, "%s = %%s: out of range (%s)", key, range);
-			if (!in_range(f, v))
-				return perr(err, errlen, line, msg, val);
-			*(double *)dst = v == 0 ? 0 : v; /* -0 is 0 */
-			break;
-		}
-		case F_CC:
-			if (sscanf(val, "%d.%d%c", &p->cc_major, &p->cc_minor, &(char){ 0 }) != 2 ||
-			    p->cc_major < 1 || p->cc_major > 99 || p->cc_minor < 0 ||
-			    p->cc_minor > 9)
-				return perr(err, errlen, line, "compute capability '%s' is not MAJOR.MINOR",
-					    val);
-			break;
-		case F_MODEL:
-			if (!strcmp(val, "mwp-cwp"))
-				p->model = GS_EMU_MODEL_MWP;
-			else if (!strcmp(val, "interval"))
-				p->model = GS_EMU_MODEL_INTERVAL;
-			else
-				return perr(err, errlen, line,
-					    "unknown model '%s' (mwp-cwp or interval)", val);
-			break;
-		case F_COALESCE:
-			if (!strcmp(val, "cc10"))
-				p->coalesce = GS_EMU_COALESCE_CC10;
-			else if (!strcmp(val, "sectors"))
-				p->coalesce = GS_EMU_COALESCE_SECTORS;
-			else
-				return perr(err, errlen, line,
-					    "unknown coalescing '%s' (cc10 or sectors)", val);
-			break;
-		}
+	char *end, msg[160], range[64];
+	unsigned char *dst = (unsigned char *)p + f->off;
+	switch (f->t) {
+	case F_STR:
+		if (strlen(val) >= f->size)
+			return perr(err, errlen, line, "'%s' is too long", key);
+		memcpy(dst, val, strlen(val) + 1);
+		break;
+	case F_INT: {
+		errno = 0;
+		long v = strtol(val, &end, 10);
+		range_text(f, range, sizeof range);
+		snprintf(msg, sizeof msg, "%s = %%s: not an integer %s", key, range);
+		if (*end || end == val || errno)
+			return perr(err, errlen, line, msg, val);
+		snprintf(msg, sizeof msg, "%s = %%s: out of range (%s)", key, range);
+		if (!in_range(f, (double)v))
+			return perr(err, errlen, line, msg, val);
+		*(int *)dst = (int)v;
+		break;
 	}
+	case F_DBL: {
+		errno = 0;
+		double v = strtod(val, &end);
+		range_text(f, range, sizeof range);
+		snprintf(msg, sizeof msg, "%s = %%s: not a number %s", key, range);
+		if (*end || end == val || errno || v != v)
+			return perr(err, errlen, line, msg, val);
+		snprintf(msg, sizeof msg, "%s = %%s: out of range (%s)", key, range);
+		if (!in_range(f, v))
+			return perr(err, errlen, line, msg, val);
+		*(double *)dst = v == 0 ? 0 : v; /* -0 is 0 */
+		break;
+	}
+	case F_CC:
+		if (sscanf(val, "%d.%d%c", &p->cc_major, &p->cc_minor, &(char){ 0 }) != 2 ||
+		    p->cc_major < 1 || p->cc_major > 99 || p->cc_minor < 0 ||
+		    p->cc_minor > 9)
+			return perr(err, errlen, line, "compute capability '%s' is not MAJOR.MINOR",
+				    val);
+		break;
+	case F_MODEL:
+		if (!strcmp(val, "mwp-cwp"))
+			p->model = GS_EMU_MODEL_MWP;
+		else if (!strcmp(val, "interval"))
+			p->model = GS_EMU_MODEL_INTERVAL;
+		else
+			return perr(err, errlen, line,
+				    "unknown model '%s' (mwp-cwp or interval)", val);
+		break;
+	case F_COALESCE:
+		if (!strcmp(val, "cc10"))
+			p->coalesce = GS_EMU_COALESCE_CC10;
+		else if (!strcmp(val, "sectors"))
+			p->coalesce = GS_EMU_COALESCE_SECTORS;
+		else
+			return perr(err, errlen, line,
+				    "unknown coalescing '%s' (cc10 or sectors)", val);
+		break;
+	}
+	return 0;
+}
+
+/* What holds between keys, once all are read: the required ones, the
+ * interval model's, safe strings, divisors and the DRAM spread's
+ * quantiles; -1 with the message in err. */
+static int check_whole(const struct gs_emu_profile *p, const int *lines, int line, char *err,
+		       size_t errlen)
+{
 	for (size_t k = 0; k < NFIELDS; k++)
 		if ((fields[k].flags & REQ) && !lines[k])
 			return perr(err, errlen, 0, "'%s' is missing", fields[k].key);
@@ -425,6 +387,65 @@ int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, 
 		if (p->dram_spread[i] < p->dram_spread[i - 1])
 			return perr(err, errlen, line_of(lines, "dram_spread.p5", line),
 				    "dram_spread's quantiles must not decrease%s", "");
+	return 0;
+}
+
+int gs_emu_profile_parse(const char *text, struct gs_emu_profile *p, char *err, size_t errlen)
+{
+	int lines[NFIELDS] = { 0 };
+	int line = 0;
+	const char *s = text;
+
+	memset(p, 0, sizeof(*p));
+	while (*s) {
+		const char *e = strchr(s, '\n');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char buf[512];
+		line++;
+		if (n >= sizeof buf)
+			return perr(err, errlen, line, "line too long%s", "");
+		memcpy(buf, s, n);
+		buf[n] = 0;
+		s += n + (e ? 1 : 0);
+		char *hash = strchr(buf, '#');
+		int src = GS_EMU_SRC_NONE;
+		if (hash) {
+			char bad[32];
+			*hash = 0;
+			if ((src = comment_source(hash + 1, bad, sizeof bad)) < 0)
+				return perr(err, errlen, line, "unknown source tag '%s' (profiles/"
+					    "README.md lists them)", bad);
+		}
+		char *l = trim(buf);
+		if (!*l)
+			continue;
+		char *eq = strchr(l, '=');
+		if (!eq)
+			return perr(err, errlen, line, "expected 'key = value', got '%s'", l);
+		*eq = 0;
+		char *key = trim(l), *val = trim(eq + 1);
+		size_t k;
+		for (k = 0; k < NFIELDS; k++)
+			if (!strcmp(fields[k].key, key))
+				break;
+		if (k == NFIELDS)
+			return perr(err, errlen, line, "unknown key '%s' (profiles/README.md lists "
+				    "them)", key);
+		if (lines[k])
+			return perr(err, errlen, line, "'%s' given twice", key);
+		if (!*val)
+			return perr(err, errlen, line, "no value for '%s'", key);
+		lines[k] = line;
+		const struct field *f = &fields[k];
+		if (f->flags & FACT) {
+			p->facts++;
+			p->by_source[src]++;
+		}
+		if (set_field(f, key, val, p, line, err, errlen) < 0)
+			return -1;
+	}
+	if (check_whole(p, lines, line, err, errlen) < 0)
+		return -1;
 	char *canon = gs_emu_profile_canon(p);
 	gs_hash_hex(canon, strlen(canon), p->hash);
 	free(canon);
