@@ -540,16 +540,7 @@ static void lane_ops(unsigned char *rf, const struct gs_ins *in, uint32_t m)
 #undef U64
 }
 
-/* The dispatch loop is compiled twice on x86-64, for the baseline and for
- * x86-64-v3 (AVX2, FMA: a warp's 32 lanes in four instructions), and the
- * loader of the program picks one for the host; both compute the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__SANITIZE_ADDRESS__)
-#define GS_X_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GS_X_CLONES
-#endif
-
+/* The dispatch loop is compiled twice (GS_X_CLONES, exec_int.h). */
 /* Run warp w until it waits at a barrier, finishes or has used its slice.
  * 0, or a negative code with x->msg set. */
 GS_X_CLONES static int run_warp(struct gs_xctx *x, struct gs_xwarp *w)

@@ -451,6 +451,65 @@ static int check_shape(struct gs_xctx *x, const struct gs_ins *in)
 	return 0;
 }
 
+/* shared32's most common case: every lane active, 32-bit addresses and an
+ * offset within the shared memory, so that the addresses, their checks and
+ * their span are 32-bit arithmetic (eight lanes to an AVX2 instruction
+ * where the host has it): lane l's address r[l] + imm is in bounds exactly
+ * when r[l] <= lim - imm, and then does not wrap.  The 64-bit addresses
+ * gs_x_banks reads are made only where the span leaves a conflict possible.
+ * The same effects as shared32's general path. */
+GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in,
+				    int store)
+{
+	unsigned size = 4u * in->nv;
+	unsigned char *rf = w->rf;
+	const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
+	uint32_t a[GS_WARP] __attribute__((aligned(64)));
+	uint32_t im = (uint32_t)in->imm, top = (uint32_t)(x->smem_bytes - size - in->imm);
+	uint32_t al = size - 1, bad = 0, lo = UINT32_MAX, hi = 0;
+	for (int l = 0; l < GS_WARP; l++) {
+		uint32_t v = r[l], s = v + im;
+		bad |= (v > top) | (s & al);
+		a[l] = s;
+		lo = s < lo ? s : lo;
+		hi = s > hi ? s : hi;
+	}
+	if (bad)
+		return 0;
+	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
+	int narrow = (hi >> 2) - (lo >> 2) <= 31;
+	int banks = !(size == 4 && x->banks == 32 && narrow);
+	/* the probe reads no address of a shared access */
+	if (banks || x->pr)
+		for (int l = 0; l < GS_WARP; l++)
+			addr[l] = a[l];
+	if (x->pr)
+		gs_x_probe_mem(x, 0, store, addr, GS_ALL, size);
+	if (store)
+		x->c.sst_inst++;
+	else
+		x->c.sld_inst++;
+	if (banks)
+		x->c.bank_conflicts += gs_x_banks(x->banks, addr, GS_ALL, size);
+	unsigned char *sm = x->smem;
+	if (!store) {
+		for (unsigned e = 0; e < in->nv; e++) {
+			if (in->o[e] == GS_NONE)
+				continue;
+			uint32_t *d = (uint32_t *)(rf + in->o[e]);
+			const unsigned char *src = sm + 4 * e;
+			for (int l = 0; l < GS_WARP; l++)
+				memcpy(&d[l], src + a[l], 4);
+		}
+		return 1;
+	}
+	for (int l = 0; l < GS_WARP; l++)
+		for (unsigned e = 0; e < in->nv; e++)
+			if (in->o[e] != GS_NONE)
+				memcpy(sm + a[l] + 4 * e, rf + in->o[e] + 4 * l, 4);
+	return 1;
+}
+
 /* A shared-memory load or store of 32-bit elements (the inner loops of
  * tiled kernels) whose lanes are all aligned and inside the block's shared
  * memory: the general path's effects in one pass over the lanes that
@@ -467,6 +526,8 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 	unsigned char *rf = w->rf;
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
 	uint64_t lim = x->smem_bytes - size, bad = 0, imm = (uint64_t)in->imm;
+	if (m == GS_ALL && (in->f & GS_MF_A32) && lim <= UINT32_MAX && imm <= lim)
+		return shared32_all(x, w, in, store);
 	if (in->f & GS_MF_A32) {
 		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
 		for (int l = 0; l < GS_WARP; l++)
