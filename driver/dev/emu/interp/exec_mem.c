@@ -451,11 +451,12 @@ static int check_shape(struct gs_xctx *x, const struct gs_ins *in)
 	return 0;
 }
 
-/* shared32's most common case: every lane active, 32-bit addresses and an
- * offset within the shared memory, so that the addresses, their checks and
- * their span are 32-bit arithmetic (eight lanes to an AVX2 instruction
- * where the host has it): lane l's address r[l] + imm is in bounds exactly
- * when r[l] <= lim - imm, and then does not wrap.  The 64-bit addresses
+/* shared32's most common case: every lane active (and for 32-bit
+ * addresses an offset within the shared memory), so that the checks are
+ * one pass of vector arithmetic (AVX2 where the host has it), and the
+ * addresses, in bounds below 2^32, are kept and spanned as 32-bit lanes:
+ * a 32-bit lane's address r[l] + imm is in bounds exactly when
+ * r[l] <= lim - imm, and then does not wrap.  The 64-bit addresses
  * gs_x_banks reads are made only where the span leaves a conflict possible.
  * The same effects as shared32's general path. */
 GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in,
@@ -463,19 +464,37 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 {
 	unsigned size = 4u * in->nv;
 	unsigned char *rf = w->rf;
-	const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
 	uint32_t a[GS_WARP] __attribute__((aligned(64)));
-	uint32_t im = (uint32_t)in->imm, top = (uint32_t)(x->smem_bytes - size - in->imm);
-	uint32_t al = size - 1, bad = 0, lo = UINT32_MAX, hi = 0;
-	for (int l = 0; l < GS_WARP; l++) {
-		uint32_t v = r[l], s = v + im;
-		bad |= (v > top) | (s & al);
-		a[l] = s;
-		lo = s < lo ? s : lo;
-		hi = s > hi ? s : hi;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	if (in->f & GS_MF_A32) {
+		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
+		uint32_t im = (uint32_t)in->imm, top = (uint32_t)(x->smem_bytes - size - in->imm);
+		uint32_t al = size - 1, bad = 0;
+		for (int l = 0; l < GS_WARP; l++) {
+			uint32_t v = r[l], s = v + im;
+			bad |= (v > top) | (s & al);
+			a[l] = s;
+			lo = s < lo ? s : lo;
+			hi = s > hi ? s : hi;
+		}
+		if (bad)
+			return 0;
+	} else {
+		/* in bounds, an address is below 2^32 */
+		const uint64_t *r = (const uint64_t *)(rf + in->o[4]);
+		uint64_t im = (uint64_t)in->imm, lim = x->smem_bytes - size, al = size - 1, bad = 0;
+		for (int l = 0; l < GS_WARP; l++) {
+			uint64_t s = r[l] + im;
+			bad |= (uint64_t)(s > lim) | (s & al);
+			a[l] = (uint32_t)s;
+		}
+		if (bad)
+			return 0;
+		for (int l = 0; l < GS_WARP; l++) {
+			lo = a[l] < lo ? a[l] : lo;
+			hi = a[l] > hi ? a[l] : hi;
+		}
 	}
-	if (bad)
-		return 0;
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
 	int narrow = (hi >> 2) - (lo >> 2) <= 31;
 	int banks = !(size == 4 && x->banks == 32 && narrow);
@@ -526,7 +545,7 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 	unsigned char *rf = w->rf;
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
 	uint64_t lim = x->smem_bytes - size, bad = 0, imm = (uint64_t)in->imm;
-	if (m == GS_ALL && (in->f & GS_MF_A32) && lim <= UINT32_MAX && imm <= lim)
+	if (m == GS_ALL && lim <= UINT32_MAX && (!(in->f & GS_MF_A32) || imm <= lim))
 		return shared32_all(x, w, in, store);
 	if (in->f & GS_MF_A32) {
 		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
