@@ -451,6 +451,26 @@ static int check_shape(struct gs_xctx *x, const struct gs_ins *in)
 	return 0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+/* d[l] = the 4 bytes at src + a[l], eight lanes an instruction (a[l] below
+ * 2^31: the gather's offsets are signed) */
+__attribute__((target("avx2"))) static void gather32(uint32_t *d, const unsigned char *src,
+						     const uint32_t *a)
+{
+	for (int l = 0; l < GS_WARP; l += 8) {
+		__m256i i = _mm256_load_si256((const __m256i *)(a + l));
+		_mm256_storeu_si256((__m256i *)(d + l),
+				    _mm256_i32gather_epi32((const int *)src, i, 1));
+	}
+}
+#define GATHER32(d, src, a, top) \
+	((top) < (1u << 31) && __builtin_cpu_supports("avx2") ? (gather32(d, src, a), 1) : 0)
+#else
+#define GATHER32(d, src, a, top) 0
+#endif
+
 /* shared32's most common case: every lane active (and for 32-bit
  * addresses an offset within the shared memory), so that the checks are
  * one pass of vector arithmetic (AVX2 where the host has it), and the
@@ -517,6 +537,8 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 				continue;
 			uint32_t *d = (uint32_t *)(rf + in->o[e]);
 			const unsigned char *src = sm + 4 * e;
+			if (GATHER32(d, src, a, x->smem_bytes))
+				continue;
 			for (int l = 0; l < GS_WARP; l++)
 				memcpy(&d[l], src + a[l], 4);
 		}
