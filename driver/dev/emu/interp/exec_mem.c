@@ -465,10 +465,38 @@ __attribute__((target("avx2"))) static void gather32(uint32_t *d, const unsigned
 				    _mm256_i32gather_epi32((const int *)src, i, 1));
 	}
 }
-#define GATHER32(d, src, a, top) \
-	((top) < (1u << 31) && __builtin_cpu_supports("avx2") ? (gather32(d, src, a), 1) : 0)
+/* The same where the lanes' words lie within the 32 words from src + lo:
+ * those words in four registers, each lane's picked by a permutation
+ * within eight and two blends (a warp's shared accesses mostly span a few
+ * words: broadcast, consecutive, a tile's rows; gathers are slow on some
+ * hosts).  The bits are moved, never computed. */
+__attribute__((target("avx2"))) static void window32(uint32_t *d, const unsigned char *src,
+						     const uint32_t *a, uint32_t lo)
+{
+	const __m256i *wp = (const __m256i *)(src + lo);
+	__m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1);
+	__m256i w2 = _mm256_loadu_si256(wp + 2), w3 = _mm256_loadu_si256(wp + 3);
+	__m256i base = _mm256_set1_epi32((int)lo);
+	for (int l = 0; l < GS_WARP; l += 8) {
+		__m256i i = _mm256_load_si256((const __m256i *)(a + l));
+		i = _mm256_srli_epi32(_mm256_sub_epi32(i, base), 2);
+		__m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));
+		__m256 b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
+		__m256 v01 = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w0, i)),
+					      _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w1, i)), b3);
+		__m256 v23 = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w2, i)),
+					      _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w3, i)), b3);
+		_mm256_storeu_si256((__m256i *)(d + l), _mm256_castps_si256(_mm256_blendv_ps(v01, v23, b4)));
+	}
+}
+/* 1 when d[] got the words: through the window where the lanes span
+ * fewer than 32 words of it (lo + 128 bytes within end) */
+#define GATHER32(d, src, a, top, lo, narrow, end)                                   \
+	((top) < (1u << 31) && __builtin_cpu_supports("avx2")                     \
+		 ? ((narrow) && (lo) + 128 <= (end) ? window32(d, src, a, lo) : gather32(d, src, a), 1) \
+		 : 0)
 #else
-#define GATHER32(d, src, a, top) 0
+#define GATHER32(d, src, a, top, lo, narrow, end) 0
 #endif
 
 /* shared32's most common case: every lane active (and for 32-bit
@@ -537,7 +565,7 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 				continue;
 			uint32_t *d = (uint32_t *)(rf + in->o[e]);
 			const unsigned char *src = sm + 4 * e;
-			if (GATHER32(d, src, a, x->smem_bytes))
+			if (GATHER32(d, src, a, x->smem_bytes, lo, narrow, x->smem_bytes - 4 * e))
 				continue;
 			for (int l = 0; l < GS_WARP; l++)
 				memcpy(&d[l], src + a[l], 4);
