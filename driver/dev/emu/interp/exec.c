@@ -885,6 +885,21 @@ reload:
 		case GS_OP_SUBF32: PUT32(FA32 - FB32); break;
 		case GS_OP_MULF32: PUT32(FA32 * FB32); break;
 		case GS_OP_FMAF32: {
+			if (m == GS_ALL) {
+				/* eight lanes at a time straight into the register
+				 * (a whole vector result goes through the stack) */
+				gs_v8f *d = (gs_v8f *)(rf + in->o[0]);
+				const gs_v8f *va = (const gs_v8f *)(rf + in->o[1]);
+				const gs_v8f *vb = (const gs_v8f *)(rf + in->o[2]);
+				const gs_v8f *vc = (const gs_v8f *)(rf + in->o[3]);
+				for (int k = 0; k < GS_WARP / 8; k++) {
+					gs_v8f a = va[k], b = vb[k], c = vc[k], r;
+					for (int l = 0; l < 8; l++)
+						r[l] = __builtin_fmaf(a[l], b[l], c[l]);
+					d[k] = r;
+				}
+				break;
+			}
 			gs_vf32 a = FA32, b = FB32, c = FC32, r;
 			for (int l = 0; l < GS_WARP; l++)
 				r[l] = __builtin_fmaf(a[l], b[l], c[l]);
