@@ -278,8 +278,8 @@ static void shared_values(unsigned mul, unsigned add, unsigned nv, int a32)
 		for (unsigned e = 0; e < nv; e++) {
 			uint32_t got, want = 1000 + ((l * mul + add) % 64 & ~(nv - 1)) + e;
 			memcpy(&got, h + 4 * (nv * l + e), 4);
-			ck_assert_msg(got == want, "mul %u add %u v%u a32 %d: lane %u word %u: %u, not %u",
-				      mul, add, nv, a32, l, e, got, want);
+			ck_assert_msg(got == want, "mul %u add %u v%u a32 %d: lane %u word %u: %u, "
+				      "not %u", mul, add, nv, a32, l, e, got, want);
 		}
 	gs_emu_mem_release(&mem);
 }

@@ -465,6 +465,13 @@ __attribute__((target("avx2"))) static void gather32(uint32_t *d, const unsigned
 				    _mm256_i32gather_epi32((const int *)src, i, 1));
 	}
 }
+/* x's or y's word i % 8 in each lane: x's where b's sign is clear */
+__attribute__((target("avx2"))) static inline __m256 pick16(__m256i x, __m256i y, __m256i i,
+							     __m256 b)
+{
+	return _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(x, i)),
+				_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(y, i)), b);
+}
 /* The same where the lanes' words lie within the 32 words from src + lo:
  * those words in four registers, each lane's picked by a permutation
  * within eight and two blends (a warp's shared accesses mostly span a few
@@ -480,23 +487,35 @@ __attribute__((target("avx2"))) static void window32(uint32_t *d, const unsigned
 	for (int l = 0; l < GS_WARP; l += 8) {
 		__m256i i = _mm256_load_si256((const __m256i *)(a + l));
 		i = _mm256_srli_epi32(_mm256_sub_epi32(i, base), 2);
+		/* bit 3 of the word's index picks a register of a pair, bit 4 the pair */
 		__m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));
 		__m256 b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
-		__m256 v01 = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w0, i)),
-					      _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w1, i)), b3);
-		__m256 v23 = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w2, i)),
-					      _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(w3, i)), b3);
-		_mm256_storeu_si256((__m256i *)(d + l), _mm256_castps_si256(_mm256_blendv_ps(v01, v23, b4)));
+		__m256 v = _mm256_blendv_ps(pick16(w0, w1, i, b3), pick16(w2, w3, i, b3), b4);
+		_mm256_storeu_si256((__m256i *)(d + l), _mm256_castps_si256(v));
 	}
 }
-/* 1 when d[] got the words: through the window where the lanes span
- * fewer than 32 words of it (lo + 128 bytes within end) */
-#define GATHER32(d, src, a, top, lo, narrow, end)                                   \
-	((top) < (1u << 31) && __builtin_cpu_supports("avx2")                     \
-		 ? ((narrow) && (lo) + 128 <= (end) ? window32(d, src, a, lo) : gather32(d, src, a), 1) \
-		 : 0)
+/* d[l] = the 4 bytes at src + a[l] for the 32 lanes, through the window
+ * where the lanes span fewer than 32 words (narrow) and its 128 bytes
+ * from src + lo lie before `end`; 1 when done, 0 on a host without AVX2
+ * or with a shared memory of 2 GiB or more. */
+static int load32(uint32_t *d, const unsigned char *src, const uint32_t *a, uint64_t smem,
+		  uint32_t lo, int narrow, uint64_t end)
+{
+	if (smem >= (1u << 31) || !__builtin_cpu_supports("avx2"))
+		return 0;
+	if (narrow && lo + 128 <= end)
+		window32(d, src, a, lo);
+	else
+		gather32(d, src, a);
+	return 1;
+}
 #else
-#define GATHER32(d, src, a, top, lo, narrow, end) 0
+static int load32(uint32_t *d, const unsigned char *src, const uint32_t *a, uint64_t smem,
+		  uint32_t lo, int narrow, uint64_t end)
+{
+	(void)d, (void)src, (void)a, (void)smem, (void)lo, (void)narrow, (void)end;
+	return 0;
+}
 #endif
 
 /* shared32's most common case: every lane active (and for 32-bit
@@ -565,7 +584,7 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 				continue;
 			uint32_t *d = (uint32_t *)(rf + in->o[e]);
 			const unsigned char *src = sm + 4 * e;
-			if (GATHER32(d, src, a, x->smem_bytes, lo, narrow, x->smem_bytes - 4 * e))
+			if (load32(d, src, a, x->smem_bytes, lo, narrow, x->smem_bytes - 4 * e))
 				continue;
 			for (int l = 0; l < GS_WARP; l++)
 				memcpy(&d[l], src + a[l], 4);
