@@ -227,6 +227,77 @@ static uint64_t shared_access(const char *prof, unsigned stride)
 	return c.bank_conflicts;
 }
 
+/* A warp's shared load of nv words a lane from 64 words that hold
+ * 1000 + their index: lane l reads at word ((l * mul + add) % 64) rounded
+ * down to nv, through a 32- or 64-bit address, and stores what it read to
+ * out[nv * l + e].  The result is checked against that rule. */
+static void shared_values(unsigned mul, unsigned add, unsigned nv, int a32)
+{
+	struct tb t;
+	struct gs_emu_mem mem = { 0 };
+	struct gs_emu_counters c;
+	char err[256];
+	uint64_t buf;
+	ck_assert_int_eq(gs_emu_mem_alloc(&mem, 32 * 4 * 4, &buf), 0);
+	tb_init(&t, 64 * 4);
+	tb_param(&t, 8);
+	uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t out = tb_ldptr(&t, 0);
+	uint32_t w = tb_reg(&t, 0), v = tb_reg(&t, 0), a = tb_reg(&t, 0), a64 = tb_reg(&t, 1);
+	uint32_t d[4] = { tb_reg(&t, 0), tb_reg(&t, 0), tb_reg(&t, 0), tb_reg(&t, 0) };
+	uint32_t g = tb_reg(&t, 1), o = tb_reg(&t, 1);
+	/* words tid and tid + 32 get 1000 + their index */
+	for (unsigned half = 0; half < 2; half++) {
+		tb_ins(&t, GS_OP_ADD32, GS_EMU_INT, w, tid, tb_imm(&t, 32 * half, 0));
+		tb_ins(&t, GS_OP_ADD32, GS_EMU_INT, v, w, tb_imm(&t, 1000, 0));
+		tb_ins(&t, GS_OP_MUL32, GS_EMU_INT, a, w, tb_imm(&t, 4, 0));
+		tb_mem(&t, GS_OP_ST, GS_SP_SHARED, v, a, 1);
+	}
+	tb_ins(&t, GS_OP_MUL32, GS_EMU_INT, w, tid, tb_imm(&t, mul, 0));
+	tb_ins(&t, GS_OP_ADD32, GS_EMU_INT, w, w, tb_imm(&t, add, 0));
+	tb_ins(&t, GS_OP_REMU32, GS_EMU_INT, w, w, tb_imm(&t, 64, 0));
+	tb_ins(&t, GS_OP_AND32, GS_EMU_INT, w, w, tb_imm(&t, ~(nv - 1), 0));
+	tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, a64, w, tb_imm(&t, 4, 0));
+	tb_ins(&t, GS_OP_MUL32, GS_EMU_INT, a, w, tb_imm(&t, 4, 0));
+	struct gs_ins *ld = tb_mem(&t, GS_OP_LD, GS_SP_SHARED, d[0], a32 ? a : a64, a32);
+	ld->nv = (uint8_t)nv;
+	for (unsigned e = 1; e < nv; e++)
+		ld->o[e] = d[e];
+	tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, o, tid, tb_imm(&t, 4 * nv, 0));
+	tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, g, out, o);
+	struct gs_ins *st = tb_mem(&t, GS_OP_ST, GS_SP_GLOBAL, d[0], g, 0);
+	st->nv = (uint8_t)nv;
+	for (unsigned e = 1; e < nv; e++)
+		st->o[e] = d[e];
+	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
+	void *args[] = { &buf };
+	ck_assert_int_eq(tb_run(&t, &mem, "sm_90", 32, args, &c, err), GS_EMU_OK);
+	const unsigned char *h = gs_emu_mem_ptr(&mem, buf, 32 * 4 * nv);
+	ck_assert_ptr_nonnull(h);
+	for (unsigned l = 0; l < 32; l++)
+		for (unsigned e = 0; e < nv; e++) {
+			uint32_t got, want = 1000 + ((l * mul + add) % 64 & ~(nv - 1)) + e;
+			memcpy(&got, h + 4 * (nv * l + e), 4);
+			ck_assert_msg(got == want, "mul %u add %u v%u a32 %d: lane %u word %u: %u, "
+				      "not %u", mul, add, nv, a32, l, e, got, want);
+		}
+	gs_emu_mem_release(&mem);
+}
+
+/* the whole-warp paths of shared loads: broadcast, consecutive words, the
+ * rows of a tile, spans past 32 words, windows that end at the shared
+ * memory's end or would run past it, vector loads */
+START_TEST(test_shared_values)
+{
+	static const unsigned pat[][2] = { { 0, 5 }, { 1, 0 }, { 1, 31 }, { 1, 32 }, { 1, 40 },
+					   { 2, 0 }, { 3, 1 }, { 63, 7 }, { 16, 3 }, { 0, 63 } };
+	for (size_t i = 0; i < sizeof pat / sizeof pat[0]; i++)
+		for (unsigned nv = 1; nv <= 4; nv *= 2)
+			for (int a32 = 0; a32 < 2; a32++)
+				shared_values(pat[i][0], pat[i][1], nv, a32);
+}
+END_TEST
+
 START_TEST(test_bank_conflicts)
 {
 	ck_assert_uint_eq(shared_access("sm_90", 1), 0);
@@ -1745,7 +1816,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_divergence,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

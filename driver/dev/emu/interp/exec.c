@@ -540,16 +540,7 @@ static void lane_ops(unsigned char *rf, const struct gs_ins *in, uint32_t m)
 #undef U64
 }
 
-/* The dispatch loop is compiled twice on x86-64, for the baseline and for
- * x86-64-v3 (AVX2, FMA: a warp's 32 lanes in four instructions), and the
- * loader of the program picks one for the host; both compute the same bits. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__SANITIZE_ADDRESS__)
-#define GS_X_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define GS_X_CLONES
-#endif
-
+/* The dispatch loop is compiled twice (GS_X_CLONES, exec_int.h). */
 /* Run warp w until it waits at a barrier, finishes or has used its slice.
  * 0, or a negative code with x->msg set. */
 GS_X_CLONES static int run_warp(struct gs_xctx *x, struct gs_xwarp *w)
@@ -894,6 +885,21 @@ reload:
 		case GS_OP_SUBF32: PUT32(FA32 - FB32); break;
 		case GS_OP_MULF32: PUT32(FA32 * FB32); break;
 		case GS_OP_FMAF32: {
+			if (m == GS_ALL) {
+				/* eight lanes at a time straight into the register
+				 * (a whole vector result goes through the stack) */
+				gs_v8f *d = (gs_v8f *)(rf + in->o[0]);
+				const gs_v8f *va = (const gs_v8f *)(rf + in->o[1]);
+				const gs_v8f *vb = (const gs_v8f *)(rf + in->o[2]);
+				const gs_v8f *vc = (const gs_v8f *)(rf + in->o[3]);
+				for (int k = 0; k < GS_WARP / 8; k++) {
+					gs_v8f a = va[k], b = vb[k], c = vc[k], r;
+					for (int l = 0; l < 8; l++)
+						r[l] = __builtin_fmaf(a[l], b[l], c[l]);
+					d[k] = r;
+				}
+				break;
+			}
 			gs_vf32 a = FA32, b = FB32, c = FC32, r;
 			for (int l = 0; l < GS_WARP; l++)
 				r[l] = __builtin_fmaf(a[l], b[l], c[l]);

@@ -42,6 +42,17 @@ typedef double gs_vf64 __attribute__((vector_size(256), aligned(8), may_alias));
 
 #define GS_ALL 0xffffffffu
 
+/* The dispatch loop and the hottest instructions are compiled twice on
+ * x86-64, for the baseline and for x86-64-v3 (AVX2, FMA: a warp's 32 lanes
+ * in four instructions), and the loader of the program picks one for the
+ * host; both compute the same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_ADDRESS__)
+#define GS_X_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define GS_X_CLONES
+#endif
+
 /* Lane masks (-1 where true, 0 where false) without vector comparisons:
  * GCC expands a comparison of vectors wider than the host's registers
  * lane by lane, but and/or/xor/add/sub/shift by a constant piecewise.

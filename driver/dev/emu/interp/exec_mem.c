@@ -442,6 +442,153 @@ static int check_shape(struct gs_xctx *x, const struct gs_ins *in)
 	return 0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_ADDRESS__)
+#include <immintrin.h>
+/* d[l] = the 4 bytes at src + a[l], eight lanes an instruction (a[l] below
+ * 2^31: the gather's offsets are signed) */
+__attribute__((target("avx2"))) static void gather32(uint32_t *d, const unsigned char *src,
+						     const uint32_t *a)
+{
+	for (int l = 0; l < GS_WARP; l += 8) {
+		__m256i i = _mm256_load_si256((const __m256i *)(a + l));
+		_mm256_storeu_si256((__m256i *)(d + l),
+				    _mm256_i32gather_epi32((const int *)src, i, 1));
+	}
+}
+/* x's or y's word i % 8 in each lane: x's where b's sign is clear */
+__attribute__((target("avx2"))) static inline __m256 pick16(__m256i x, __m256i y, __m256i i,
+							     __m256 b)
+{
+	return _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(x, i)),
+				_mm256_castsi256_ps(_mm256_permutevar8x32_epi32(y, i)), b);
+}
+/* The same where the lanes' words lie within the 32 words from src + lo:
+ * those words in four registers, each lane's picked by a permutation
+ * within eight and two blends (a warp's shared accesses mostly span a few
+ * words: broadcast, consecutive, a tile's rows; gathers are slow on some
+ * hosts).  The bits are moved, never computed. */
+__attribute__((target("avx2"))) static void window32(uint32_t *d, const unsigned char *src,
+						     const uint32_t *a, uint32_t lo)
+{
+	const __m256i *wp = (const __m256i *)(src + lo);
+	__m256i w0 = _mm256_loadu_si256(wp), w1 = _mm256_loadu_si256(wp + 1);
+	__m256i w2 = _mm256_loadu_si256(wp + 2), w3 = _mm256_loadu_si256(wp + 3);
+	__m256i base = _mm256_set1_epi32((int)lo);
+	for (int l = 0; l < GS_WARP; l += 8) {
+		__m256i i = _mm256_load_si256((const __m256i *)(a + l));
+		i = _mm256_srli_epi32(_mm256_sub_epi32(i, base), 2);
+		/* bit 3 of the word's index picks a register of a pair, bit 4 the pair */
+		__m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28));
+		__m256 b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
+		__m256 v = _mm256_blendv_ps(pick16(w0, w1, i, b3), pick16(w2, w3, i, b3), b4);
+		_mm256_storeu_si256((__m256i *)(d + l), _mm256_castps_si256(v));
+	}
+}
+/* d[l] = the 4 bytes at src + a[l] for the 32 lanes, through the window
+ * where the lanes span fewer than 32 words (narrow) and its 128 bytes
+ * from src + lo lie before `end`; 1 when done, 0 on a host without AVX2
+ * or with a shared memory of 2 GiB or more. */
+static int load32(uint32_t *d, const unsigned char *src, const uint32_t *a, uint64_t smem,
+		  uint32_t lo, int narrow, uint64_t end)
+{
+	if (smem >= (1u << 31) || !__builtin_cpu_supports("avx2"))
+		return 0;
+	if (narrow && lo + 128 <= end)
+		window32(d, src, a, lo);
+	else
+		gather32(d, src, a);
+	return 1;
+}
+#else
+static int load32(uint32_t *d, const unsigned char *src, const uint32_t *a, uint64_t smem,
+		  uint32_t lo, int narrow, uint64_t end)
+{
+	(void)d, (void)src, (void)a, (void)smem, (void)lo, (void)narrow, (void)end;
+	return 0;
+}
+#endif
+
+/* shared32's most common case: every lane active (and for 32-bit
+ * addresses an offset within the shared memory), so that the checks are
+ * one pass of vector arithmetic (AVX2 where the host has it), and the
+ * addresses, in bounds below 2^32, are kept and spanned as 32-bit lanes:
+ * a 32-bit lane's address r[l] + imm is in bounds exactly when
+ * r[l] <= lim - imm, and then does not wrap.  The 64-bit addresses
+ * gs_x_banks reads are made only where the span leaves a conflict possible.
+ * The same effects as shared32's general path. */
+GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *in,
+				    int store)
+{
+	unsigned size = 4u * in->nv;
+	unsigned char *rf = w->rf;
+	uint32_t a[GS_WARP] __attribute__((aligned(64)));
+	uint32_t lo = UINT32_MAX, hi = 0;
+	if (in->f & GS_MF_A32) {
+		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
+		uint32_t im = (uint32_t)in->imm, top = (uint32_t)(x->smem_bytes - size - in->imm);
+		uint32_t al = size - 1, bad = 0;
+		for (int l = 0; l < GS_WARP; l++) {
+			uint32_t v = r[l], s = v + im;
+			bad |= (v > top) | (s & al);
+			a[l] = s;
+			lo = s < lo ? s : lo;
+			hi = s > hi ? s : hi;
+		}
+		if (bad)
+			return 0;
+	} else {
+		/* in bounds, an address is below 2^32 */
+		const uint64_t *r = (const uint64_t *)(rf + in->o[4]);
+		uint64_t im = (uint64_t)in->imm, lim = x->smem_bytes - size, al = size - 1, bad = 0;
+		for (int l = 0; l < GS_WARP; l++) {
+			uint64_t s = r[l] + im;
+			bad |= (uint64_t)(s > lim) | (s & al);
+			a[l] = (uint32_t)s;
+		}
+		if (bad)
+			return 0;
+		for (int l = 0; l < GS_WARP; l++) {
+			lo = a[l] < lo ? a[l] : lo;
+			hi = a[l] > hi ? a[l] : hi;
+		}
+	}
+	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
+	int narrow = (hi >> 2) - (lo >> 2) <= 31;
+	int banks = !(size == 4 && x->banks == 32 && narrow);
+	/* the probe reads no address of a shared access */
+	if (banks || x->pr)
+		for (int l = 0; l < GS_WARP; l++)
+			addr[l] = a[l];
+	if (x->pr)
+		gs_x_probe_mem(x, 0, store, addr, GS_ALL, size);
+	if (store)
+		x->c.sst_inst++;
+	else
+		x->c.sld_inst++;
+	if (banks)
+		x->c.bank_conflicts += gs_x_banks(x->banks, addr, GS_ALL, size);
+	unsigned char *sm = x->smem;
+	if (!store) {
+		for (unsigned e = 0; e < in->nv; e++) {
+			if (in->o[e] == GS_NONE)
+				continue;
+			uint32_t *d = (uint32_t *)(rf + in->o[e]);
+			const unsigned char *src = sm + 4 * e;
+			if (load32(d, src, a, x->smem_bytes, lo, narrow, x->smem_bytes - 4 * e))
+				continue;
+			for (int l = 0; l < GS_WARP; l++)
+				memcpy(&d[l], src + a[l], 4);
+		}
+		return 1;
+	}
+	for (int l = 0; l < GS_WARP; l++)
+		for (unsigned e = 0; e < in->nv; e++)
+			if (in->o[e] != GS_NONE)
+				memcpy(sm + a[l] + 4 * e, rf + in->o[e] + 4 * l, 4);
+	return 1;
+}
+
 /* A shared-memory load or store of 32-bit elements (the inner loops of
  * tiled kernels) whose lanes are all aligned and inside the block's shared
  * memory: the general path's effects in one pass over the lanes that
@@ -458,6 +605,8 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 	unsigned char *rf = w->rf;
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
 	uint64_t lim = x->smem_bytes - size, bad = 0, imm = (uint64_t)in->imm;
+	if (m == GS_ALL && lim <= UINT32_MAX && (!(in->f & GS_MF_A32) || imm <= lim))
+		return shared32_all(x, w, in, store);
 	if (in->f & GS_MF_A32) {
 		const uint32_t *r = (const uint32_t *)(rf + in->o[4]);
 		for (int l = 0; l < GS_WARP; l++)

@@ -400,17 +400,20 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	int ends = q->ends;
 	double t = p->bbs[wi] + ++p->slot[wi];
 	double nm = p->bnm[wi];
-	if (ends && len(p, p->clk[wi] + 1, p->wnm[wi]) > len(p, t, nm)) {
+	double at = len(p, t, nm), v; /* the path to t, kept with it */
+	if (ends && (v = len(p, p->clk[wi] + 1, p->wnm[wi])) > at) {
 		t = p->clk[wi] + 1;
 		nm = p->wnm[wi];
+		at = v;
 	}
 	const double *ready = p->ready + (size_t)wi * p->nreg;
 	const double *rnm = p->nm + (size_t)wi * p->nreg;
 	for (unsigned i = 0; i < q->ns; i++) {
 		unsigned r = q->s[i];
-		if (len(p, ready[r], rnm[r]) > len(p, t, nm)) {
+		if ((v = len(p, ready[r], rnm[r])) > at) {
 			t = ready[r];
 			nm = rnm[r];
+			at = v;
 		}
 	}
 	unsigned lw = p->win ? p->win[pc] : 0;
@@ -419,13 +422,14 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		p->win_loads++;
 		if (lw < RING && p->lcount[wi] >= lw) {
 			size_t k = (size_t)wi * RING + (p->lcount[wi] - lw) % RING;
-			if (len(p, p->lready[k], p->lnm[k]) > len(p, t, nm)) {
+			if ((v = len(p, p->lready[k], p->lnm[k])) > at) {
 				t = p->lready[k];
 				nm = p->lnm[k];
+				at = v;
 			}
 		}
 	}
-	if (len(p, t, nm) >= len(p, p->clk[wi], p->wnm[wi])) {
+	if (at >= len(p, p->clk[wi], p->wnm[wi])) {
 		p->clk[wi] = t;
 		p->wnm[wi] = nm;
 	}
