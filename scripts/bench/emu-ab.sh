@@ -32,21 +32,7 @@ name=$(basename "$space" .space)
 
 # run OUT CMD...: CMD's output in OUT; prints "CPU WALL" in seconds
 run() {
-	python3 -c '
-import ctypes, os, resource, subprocess, sys, time
-ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-t = time.monotonic()
-with open(sys.argv[1], "w") as out:
-    rc = subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT)
-wall = time.monotonic() - t
-while True:
-    try:
-        os.waitpid(-1, 0)
-    except ChildProcessError:
-        break
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{r.ru_utime + r.ru_stime:.2f} {wall:.2f}")
-sys.exit(rc)' "$@"
+	python3 "$(dirname "$0")/cputime.py" "$@"
 }
 
 printf 'host: %s, %s cores, load %s; space %s; --jobs %s\n' "$(hostname)" "$(nproc)" \

@@ -32,24 +32,12 @@ jobs=${JOBS:-2}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# cpu OUT CMD...: run CMD with its output in OUT, print its CPU seconds:
-# getrusage(RUSAGE_CHILDREN) of a subreaper (PR_SET_CHILD_SUBREAPER), so
-# that a process the command starts and leaves running when it exits (the
-# worker runs in a session of its own) is reaped here and counted too
+# cpu OUT CMD...: run CMD with its output in OUT, print its CPU seconds,
+# the worker's included (cputime.py)
 cpu() {
-	python3 -c '
-import ctypes, os, resource, subprocess, sys
-ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
-with open(sys.argv[1], "w") as out:
-    rc = subprocess.call(sys.argv[2:], stdout=out, stderr=subprocess.STDOUT)
-while True:
-    try:
-        os.waitpid(-1, 0)
-    except ChildProcessError:
-        break
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{r.ru_utime + r.ru_stime:.3f}")
-sys.exit(rc)' "$@"
+	local t
+	t=$(python3 "$(dirname "$0")/cputime.py" "$@") || { echo "${t%% *}"; return 1; }
+	echo "${t%% *}"
 }
 
 printf 'host: %s, %s cores, load %s; %s; --jobs %s --threads %s\n' "$(hostname)" "$(nproc)" \

@@ -509,6 +509,21 @@ static int load32(uint32_t *d, const unsigned char *src, const uint32_t *a, uint
 }
 #endif
 
+/* What a shared access adds to the probe and the counters; narrow: the
+ * lanes' 4-byte words lie within 32 of each other (no bank conflict). */
+static inline void shared_count(struct gs_xctx *x, int store, const uint64_t *addr, uint32_t m,
+				unsigned size, int narrow)
+{
+	if (x->pr)
+		gs_x_probe_mem(x, 0, store, addr, m, size);
+	if (store)
+		x->c.sst_inst++;
+	else
+		x->c.sld_inst++;
+	if (!(size == 4 && x->banks == 32 && narrow))
+		x->c.bank_conflicts += gs_x_banks(x->banks, addr, m, size);
+}
+
 /* shared32's most common case: every lane active (and for 32-bit
  * addresses an offset within the shared memory), so that the checks are
  * one pass of vector arithmetic (AVX2 where the host has it), and the
@@ -560,14 +575,7 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 	if (banks || x->pr)
 		for (int l = 0; l < GS_WARP; l++)
 			addr[l] = a[l];
-	if (x->pr)
-		gs_x_probe_mem(x, 0, store, addr, GS_ALL, size);
-	if (store)
-		x->c.sst_inst++;
-	else
-		x->c.sld_inst++;
-	if (banks)
-		x->c.bank_conflicts += gs_x_banks(x->banks, addr, GS_ALL, size);
+	shared_count(x, store, addr, GS_ALL, size, narrow);
 	unsigned char *sm = x->smem;
 	if (!store) {
 		for (unsigned e = 0; e < in->nv; e++) {
@@ -637,14 +645,7 @@ static int shared32(struct gs_xctx *x, struct gs_xwarp *w, const struct gs_ins *
 	if (bad)
 		return 0;
 	/* count()'s shared-memory part */
-	if (x->pr)
-		gs_x_probe_mem(x, 0, store, addr, m, size);
-	if (store)
-		x->c.sst_inst++;
-	else
-		x->c.sld_inst++;
-	if (!(size == 4 && x->banks == 32 && narrow))
-		x->c.bank_conflicts += gs_x_banks(x->banks, addr, m, size);
+	shared_count(x, store, addr, m, size, narrow);
 	unsigned char *sm = x->smem;
 	if (!store) {
 		for (unsigned e = 0; e < in->nv; e++) {
