@@ -76,11 +76,12 @@ struct gs_xprobe {
 	uint64_t *tag, *age, tick;
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
+	uint64_t l1_lines;   /* lines of the loads' sectors (l1_line_cycles) */
 	uint64_t *sect;
 	size_t ns, cap;
 	/* the barrier interval under way: when it began, what it issued */
 	double iv_start, exposed;
-	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors;
+	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors, iv_lines;
 	unsigned bps;
 	/* issues of each static instruction (saturating), for the loop code */
 	const struct gs_ins *code;
@@ -289,12 +290,13 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->seed = x->block;
 	p->ndraw = 0;
 	p->l1_hit = p->l1_miss = p->st = p->st_partial = 0;
+	p->l1_lines = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
 	p->pin = NULL;
 	p->iv_start = p->exposed = 0;
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
-	p->iv_smem = p->iv_sectors = 0;
+	p->iv_smem = p->iv_sectors = p->iv_lines = 0;
 	memset(p->issues, 0, p->ncode * sizeof(*p->issues));
 	if (p->lcount)
 		memset(p->lcount, 0, p->nwarps * sizeof(*p->lcount));
@@ -313,8 +315,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
  * the issue of bps such intervals, one per resident block, leaves
  * uncovered.  The resident blocks are taken to run in step, each with
  * this block's work; the interval's issue is the busiest of the pipes,
- * the schedulers, the shared-memory wavefronts and the L1 bandwidth, as in
- * interval.c. */
+ * the schedulers, the shared-memory wavefronts and the L1 (its bytes, or
+ * its lines where the profile gives l1_line_cycles), as in interval.c. */
 static void interval_end(struct gs_xprobe *p, double t)
 {
 	const struct gs_emu_profile *pf = p->p;
@@ -323,6 +325,8 @@ static void interval_end(struct gs_xprobe *p, double t)
 		all += p->iv_inst[c];
 	double sched = all / (pf->subpartitions * pf->issue_per_sub);
 	double l1 = p->iv_sectors * 32 / pf->l1_bw;
+	if (p->iv_lines * pf->l1_line_cycles > l1)
+		l1 = p->iv_lines * pf->l1_line_cycles;
 	thr = thr > sched ? thr : sched;
 	thr = thr > p->iv_smem ? thr : p->iv_smem;
 	thr = thr > l1 ? thr : l1;
@@ -331,7 +335,7 @@ static void interval_end(struct gs_xprobe *p, double t)
 		p->exposed += gap;
 	p->iv_start = t;
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
-	p->iv_smem = p->iv_sectors = 0;
+	p->iv_smem = p->iv_sectors = p->iv_lines = 0;
 }
 
 static unsigned reg(const struct gs_xprobe *p, uint32_t off)
@@ -753,6 +757,18 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	uint64_t *fresh = sec;
 	unsigned nf = u;
 	if (!store) {
+		/* The L1 serves a warp load a line a cycle, whatever its sectors
+		 * (scripts/bench/ubench/l1lines.cu: 1.00 SM cycle per 128-byte
+		 * line on the H100, 1 to 4 sectors each; a 2-D tile of 8-wide
+		 * rows reads 4 lines a warp load).  Loads only: stores were not
+		 * measured. */
+		if (pf->l1_line_cycles > 0) {
+			unsigned spl = pf->l1_line >= 32 ? (unsigned)pf->l1_line / 32 : 1, nl = 0;
+			for (unsigned i = 0; i < u; i++)
+				nl += !i || sec[i] / spl != sec[i - 1] / spl;
+			p->iv_lines += nl;
+			p->l1_lines += nl;
+		}
 		nf = 0;
 		for (unsigned i = 0; i < u; i++)
 			if (!l1_access(p, sec[i], 1))
@@ -822,6 +838,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->exposed = p->exposed;
 	out->l1_hit = p->l1_hit;
 	out->l1_miss = p->l1_miss;
+	out->l1_lines = p->l1_lines;
 	out->st_sectors = p->st;
 	out->st_partial = p->st_partial;
 	uint64_t all = 0, loop = 0;
