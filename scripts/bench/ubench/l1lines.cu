@@ -19,7 +19,12 @@
 //          array of pitch 4096 (or 4128) floats, a warp covering 32/BX rows
 //          (BX = 8, 16, 32); L1: every block re-reads the same tile; L2: each
 //          block walks 16 steps of 8 lines along its own rows, 16 MiB in all
-//          (> L1, < L2); plain loads (LDG.E) and __ldg (LDG.E.CONSTANT).
+//          (> L1, < L2); plain loads (LDG.E) and __ldg (LDG.E.CONSTANT);
+//   shift  32 consecutive words shifted 0 to 31 words from a line's start
+//          (2 lines unless aligned, a convolution's taps), and L1 tiles of
+//          pitch 4106 words (conv11's rows, no multiple of a line): these
+//          tell a cost per line from one per conflict in the L1's data
+//          banks, which take a warp's words as shared memory's banks do.
 // Reported per case: SM cycles per warp load from clock64 (each SM's span
 // from its first block's start to its last block's end, over the warp loads
 // its blocks issued; median over SMs) and from cudaEvent time at the clock
@@ -231,6 +236,19 @@ static Case lines_case(int g, int s, int pitch, char *name, size_t namelen)
 	return c;
 }
 
+/* a warp's 32 lanes on consecutive words, shifted by `shift` words from a
+ * line's start: 1 line (4 sectors) aligned, else 2 lines (5 sectors) */
+static Case shift_case(int shift, char *name, size_t namelen)
+{
+	Case c = {};
+	for (int t = 0; t < TPB; t++)
+		c.off[t] = t % 32 + shift;
+	c.nb = 1;
+	snprintf(name, namelen, "shift %d words", shift);
+	c.what = name;
+	return c;
+}
+
 /* the tile cases: BX columns, row pitch in words; l2: walk 16 MiB */
 static Case tile_case(int bx, int pitch, bool l2, bool ro, char *name, size_t namelen)
 {
@@ -349,6 +367,18 @@ int main()
 		       rv[k - 1].lines, rv[k].lines, rv[k - 1].sectors, rv[k].sectors,
 		       (rv[k].cyc_clk - rv[k - 1].cyc_clk) / (rv[k].lines - rv[k - 1].lines));
 
+	/* unaligned contiguous warps (a convolution's taps): 2 lines, 5 sectors */
+	for (int sh : { 0, 1, 4, 8, 16, 31 }) {
+		Case c = shift_case(sh, names[nn], sizeof names[0]);
+		nn++;
+		run(d, c);
+	}
+	/* tiles of a pitch that is no multiple of a line (conv11's 4106 words) */
+	for (int bx : { 8, 16, 32 }) {
+		Case c = tile_case(bx, 4106, false, false, names[nn], sizeof names[0]);
+		nn++;
+		run(d, c);
+	}
 	/* 2-D tiles of narrow blocks */
 	int bxs[] = { 8, 16, 32 };
 	for (int l2 = 0; l2 < 2; l2++)
