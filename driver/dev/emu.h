@@ -128,8 +128,8 @@ struct gs_emu_profile {
 					* ptxas expands (model/probe.c); 0: lat.int */
 	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
 	double l1_bw;            /* L1 bytes per clock per SM */
-	double l1_line_cycles;   /* SM cycles per l1_line-byte line a warp load touches, whatever
-				  * its sectors (model/probe.c, interval.c); 0: no such term */
+	double l1_wave_cycles;   /* SM cycles per wavefront of a warp load in the L1's data
+				  * banks (model/probe.c, interval.c); 0: no such term */
 	double l2_bytes, l2_bw_gbs;
 	/* instruction fetch (model/icache.c); 0: not known, no such term */
 	double fetch_l0_bytes;   /* a scheduler's instruction cache */
