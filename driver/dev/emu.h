@@ -27,7 +27,7 @@
  * (sched/ident.c), so that a sweep never reuses times an older model made.
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h). */
-#define GS_EMU_MODEL_REV "interval-10"
+#define GS_EMU_MODEL_REV "interval-11"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -128,6 +128,8 @@ struct gs_emu_profile {
 					* ptxas expands (model/probe.c); 0: lat.int */
 	int l1_bytes, l1_line, l1_assoc; /* L1 and shared memory together, per SM */
 	double l1_bw;            /* L1 bytes per clock per SM */
+	double l1_wave_cycles;   /* SM cycles per wavefront of a warp load in the L1's data
+				  * banks (model/probe.c, interval.c); 0: no such term */
 	double l2_bytes, l2_bw_gbs;
 	/* instruction fetch (model/icache.c); 0: not known, no such term */
 	double fetch_l0_bytes;   /* a scheduler's instruction cache */

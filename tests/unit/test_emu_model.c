@@ -626,7 +626,31 @@ START_TEST(test_interval_measured_terms)
 }
 END_TEST
 
+/* The L1 term of interval-11 (l1lines.cu): 1000 warp loads of 4 sectors
+ * each take 1000 cycles at 128 bytes a clock when each is one wavefront, and
+ * 4000 when each is 4 (a tile of 8-wide rows 16 KiB apart), one a cycle. */
+START_TEST(test_interval_l1_waves)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_double_eq_tol(p->l1_wave_cycles, 1.0, 1e-12);
+	unsigned grid[3] = { 1000, 1, 1 }, block[3] = { 256, 1, 1 };
+	struct gs_emu_occ occ = { .blocks_per_sm = 8 };
+	struct gs_emu_blockstat b = { 0 };
+	b.c.warp_inst[GS_EMU_MEM] = 1000;
+	b.l1_hit = 4000;
+	b.l1_waves = 1000;
+	double one = 1;
+	struct gs_emu_interval iv;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &b, &one, 1, 0, &iv), 0);
+	ck_assert_double_eq_tol(iv.per_block_issue, 4000 * 32 / p->l1_bw, 1e-9);
+	b.l1_waves = 4000;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &b, &one, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "l1");
+	ck_assert_double_eq_tol(iv.per_block_issue, 4000 * p->l1_wave_cycles, 1e-9);
+}
+END_TEST
+
 GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw,
-	     test_interval_measured_terms, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+	     test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -118,6 +118,7 @@ static const struct field {
 	{ "l1_line", F_INT, OFF(l1_line), 0, FACT, 0, 1 << 16 },
 	{ "l1_assoc", F_INT, OFF(l1_assoc), 0, FACT, 0, 1024 },
 	{ "l1_bw", F_DBL, OFF(l1_bw), 0, FACT, 0, 1e6 },
+	{ "l1_wave_cycles", F_DBL, OFF(l1_wave_cycles), 0, FACT, 0, 1e4 },
 	{ "l2_bytes", F_DBL, OFF(l2_bytes), 0, FACT, 0, 1e12 },
 	{ "l2_bw_gbs", F_DBL, OFF(l2_bw_gbs), 0, FACT, 0, 1e7 },
 	{ "fetch.l0_bytes", F_DBL, OFF(fetch_l0_bytes), 0, FACT, 0, 1e9 },
@@ -158,6 +159,7 @@ static const struct tag {
 } tags[] = {
 	{ "[H100]", GS_EMU_SRC_MEASURED }, { "[IC]", GS_EMU_SRC_MEASURED },
 	{ "[CT]", GS_EMU_SRC_MEASURED }, { "[T2]", GS_EMU_SRC_MEASURED },
+	{ "[L1]", GS_EMU_SRC_MEASURED },
 	{ "[MEASURED]", GS_EMU_SRC_MEASURED },
 	{ "[R08]", GS_EMU_SRC_DATASHEET }, { "[OCC]", GS_EMU_SRC_DATASHEET },
 	{ "[CO]", GS_EMU_SRC_DATASHEET }, { "[PG]", GS_EMU_SRC_DATASHEET },

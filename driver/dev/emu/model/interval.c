@@ -12,7 +12,11 @@
  *           all of them over subpartitions x issue_per_sub schedulers;
  *   smem    shared-memory wavefronts, one per clock: warp accesses plus
  *           bank-conflict replays [PG];
- *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock;
+ *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock,
+ *           or their wavefronts in the L1's 32 data banks, counted as shared
+ *           memory's, l1_wave_cycles each, when that is more (l1lines.cu
+ *           [L1]: a warp load of a tile of 8-wide rows 16 KiB apart takes 4
+ *           cycles, where its 4 sectors take 1 at l1_bw);
  *   const   the constant cache's port: warp loads whose lanes read several
  *           words serialize (probe.c, const.wN [H100]); a load of one word
  *           a warp takes an issue slot but not the LSU's pipe;
@@ -144,7 +148,8 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 /* The sample's sums, each block weighted by the blocks it stands for, and
  * the longest chain with its misses. */
 struct sums {
-	double wsum, inst[GS_EMU_NCLASS], smem, l1, hit, miss, stores, exposed, ccyc, cuni, shfl;
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, waves, hit, miss, stores, exposed, ccyc, cuni,
+		shfl;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;
 	double atom, mem, partial;
@@ -164,6 +169,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->cuni += w * (double)b->const_uniform;
 		s->shfl += w * (double)b->shuffles;
 		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
+		s->waves += w * (double)b->l1_waves;
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
 		s->stores += w * (double)b->st_sectors;
@@ -222,6 +228,8 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 	s->smem /= s->wsum;
 	s->exposed /= s->wsum;
 	double l1c = s->l1 / s->wsum * 32 / p->l1_bw;
+	if (s->waves / s->wsum * p->l1_wave_cycles > l1c)
+		l1c = s->waves / s->wsum * p->l1_wave_cycles;
 	double thr = issue;
 	*sm_bound = pipe_names[pipe];
 	if (dispatch > thr)

@@ -71,6 +71,8 @@ struct gs_emu_blockstat {
 	double exposed;          /* cycles of latency that blocks_per_sm blocks' issue does not
 				  * cover, summed over the block's barrier intervals */
 	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
+	uint64_t l1_waves;       /* the L1 wavefronts of those loads, counted as shared
+				  * memory's (0 without the profile's l1_wave_cycles) */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */
 	uint64_t st_partial;     /* of those, sectors a warp's store wrote only in part */
 	uint64_t *sectors;       /* distinct sectors touched, sorted; a written

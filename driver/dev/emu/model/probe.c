@@ -76,11 +76,12 @@ struct gs_xprobe {
 	uint64_t *tag, *age, tick;
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
+	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
 	uint64_t *sect;
 	size_t ns, cap;
 	/* the barrier interval under way: when it began, what it issued */
 	double iv_start, exposed;
-	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors;
+	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors, iv_waves;
 	unsigned bps;
 	/* issues of each static instruction (saturating), for the loop code */
 	const struct gs_ins *code;
@@ -289,12 +290,13 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->seed = x->block;
 	p->ndraw = 0;
 	p->l1_hit = p->l1_miss = p->st = p->st_partial = 0;
+	p->l1_waves = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
 	p->pin = NULL;
 	p->iv_start = p->exposed = 0;
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
-	p->iv_smem = p->iv_sectors = 0;
+	p->iv_smem = p->iv_sectors = p->iv_waves = 0;
 	memset(p->issues, 0, p->ncode * sizeof(*p->issues));
 	if (p->lcount)
 		memset(p->lcount, 0, p->nwarps * sizeof(*p->lcount));
@@ -313,8 +315,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
  * the issue of bps such intervals, one per resident block, leaves
  * uncovered.  The resident blocks are taken to run in step, each with
  * this block's work; the interval's issue is the busiest of the pipes,
- * the schedulers, the shared-memory wavefronts and the L1 bandwidth, as in
- * interval.c. */
+ * the schedulers, the shared-memory wavefronts and the L1 (its bytes, or
+ * its wavefronts where the profile gives l1_wave_cycles), as in interval.c. */
 static void interval_end(struct gs_xprobe *p, double t)
 {
 	const struct gs_emu_profile *pf = p->p;
@@ -323,6 +325,8 @@ static void interval_end(struct gs_xprobe *p, double t)
 		all += p->iv_inst[c];
 	double sched = all / (pf->subpartitions * pf->issue_per_sub);
 	double l1 = p->iv_sectors * 32 / pf->l1_bw;
+	if (p->iv_waves * pf->l1_wave_cycles > l1)
+		l1 = p->iv_waves * pf->l1_wave_cycles;
 	thr = thr > sched ? thr : sched;
 	thr = thr > p->iv_smem ? thr : p->iv_smem;
 	thr = thr > l1 ? thr : l1;
@@ -331,7 +335,7 @@ static void interval_end(struct gs_xprobe *p, double t)
 		p->exposed += gap;
 	p->iv_start = t;
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
-	p->iv_smem = p->iv_sectors = 0;
+	p->iv_smem = p->iv_sectors = p->iv_waves = 0;
 }
 
 static unsigned reg(const struct gs_xprobe *p, uint32_t off)
@@ -745,6 +749,23 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	uint64_t *fresh = sec;
 	unsigned nf = u;
 	if (!store) {
+		/* The L1's data banks serve a warp load as shared memory's serve
+		 * an access: a wavefront per group of lanes that fills 128 bytes,
+		 * and one more for each further distinct word a bank is asked
+		 * for, whatever the lines (scripts/bench/ubench/l1lines.cu on the
+		 * H100, results/ubench-l1banks-h100.txt: 1.00 SM cycle each; a
+		 * tile of 8-wide rows 16 KiB apart takes 4, the same rows 40
+		 * bytes apart in their lines 2, and 32 consecutive words over 2
+		 * lines 1.145).  Loads only: stores were not measured. */
+		if (pf->l1_wave_cycles > 0) {
+			unsigned group = size <= 4 ? GS_WARP : 128 / size, nw = 0;
+			uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
+			for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
+				nw += (m & (gmask << g0)) != 0;
+			nw += gs_x_banks(32, addr, m, size);
+			p->iv_waves += nw;
+			p->l1_waves += nw;
+		}
 		nf = 0;
 		for (unsigned i = 0; i < u; i++)
 			if (!l1_access(p, sec[i], 1))
@@ -814,6 +835,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->exposed = p->exposed;
 	out->l1_hit = p->l1_hit;
 	out->l1_miss = p->l1_miss;
+	out->l1_waves = p->l1_waves;
 	out->st_sectors = p->st;
 	out->st_partial = p->st_partial;
 	uint64_t all = 0, loop = 0;
