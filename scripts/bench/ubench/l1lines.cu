@@ -42,14 +42,11 @@
 #include <vector>
 #include <cuda_runtime.h>
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); exit(1);} } while (0)
+#include "terms.h"
 
 enum { TPB = 256, U = 8, D = 32, BPS = 8 }; /* threads a block, loads an iteration, their spacing in words, blocks a SM */
 
 __constant__ int c_off[TPB]; /* word offset of each thread's first address */
-
-static int g_sms;
-static double g_clock_ghz;
 
 __device__ __forceinline__ unsigned smid()
 {
@@ -95,31 +92,6 @@ __global__ void empty(int *out)
 {
 	if (out && threadIdx.x == 1023)
 		out[0] = 1;
-}
-
-/* Median milliseconds of 7 runs of f (after one warm-up). */
-template <class F> static float time_ms(F f)
-{
-	cudaEvent_t a, b;
-	CK(cudaEventCreate(&a));
-	CK(cudaEventCreate(&b));
-	f();
-	CK(cudaDeviceSynchronize());
-	std::vector<float> v;
-	for (int i = 0; i < 7; i++) {
-		CK(cudaEventRecord(a));
-		f();
-		CK(cudaEventRecord(b));
-		CK(cudaEventSynchronize(b));
-		float ms;
-		CK(cudaEventElapsedTime(&ms, a, b));
-		v.push_back(ms);
-	}
-	CK(cudaGetLastError());
-	std::sort(v.begin(), v.end());
-	cudaEventDestroy(a);
-	cudaEventDestroy(b);
-	return v[v.size() / 2];
 }
 
 struct Dev {
@@ -175,11 +147,11 @@ static void run(Dev &d, Case &c)
 	CK(cudaMemcpyToSymbol(c_off, c.off, sizeof c.off));
 	/* scale the iterations so that the kernel runs about 2 ms */
 	int iter = 256;
-	float ms = time_ms([&] { launch(d, c, iter); });
+	float ms = time_ms([&] { launch(d, c, iter); }, 7);
 	for (int k = 0; k < 3 && ms < 1.5f; k++) {
 		double f = 2.0 / std::max(ms - d.launch_ms, 0.001f);
 		iter = (int)std::min(1 << 22, (int)(iter * std::min(f, 64.0)) + 1);
-		ms = time_ms([&] { launch(d, c, iter); });
+		ms = time_ms([&] { launch(d, c, iter); }, 7);
 	}
 	c.ms = ms;
 	/* one more run for the per-SM clock64 spans */
@@ -330,7 +302,7 @@ int main()
 	CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, walk<false>, TPB, 0));
 	cudaFuncAttributes fa;
 	CK(cudaFuncGetAttributes(&fa, walk<false>));
-	d.launch_ms = time_ms([&] { empty<<<d.blocks, TPB>>>(nullptr); });
+	d.launch_ms = time_ms([&] { empty<<<d.blocks, TPB>>>(nullptr); }, 7);
 	printf("grid %d blocks of %d threads, %d resident a SM (%d registers a thread); launch overhead "
 	       "(empty kernel, same grid) %.4f ms\n", d.blocks, TPB, occ, fa.numRegs, d.launch_ms);
 

@@ -1,7 +1,8 @@
 // terms.h: the harness terms.cu and terms2.cu share: CK, which ends the
 // program on a failed CUDA call; the device's SM count and SM clock, which
 // device_init reads and prints as the output's first line; and time_ms, the
-// median of 11 timed runs.  Each benchmark is one file that includes this.
+// median of 11 timed runs (or as many as asked).  Each benchmark is one file
+// that includes this: terms.cu, terms2.cu, l1lines.cu.
 #ifndef TERMS_H
 #define TERMS_H
 
@@ -18,7 +19,7 @@ static double g_clock_ghz;
 
 /* Reads device 0's SM count and clock into g_sms and g_clock_ghz and prints
  * them: "device NAME sms N clock K kHz". */
-static void device_init()
+static inline void device_init()
 {
 	cudaDeviceProp p;
 	CK(cudaGetDeviceProperties(&p, 0));
@@ -29,8 +30,8 @@ static void device_init()
 	printf("device %s sms %d clock %d kHz\n", p.name, g_sms, clk);
 }
 
-/* Median milliseconds of 11 runs of f (after one warm-up). */
-template <class F> static float time_ms(F f)
+/* Median milliseconds of runs runs of f (after one warm-up). */
+template <class F> static float time_ms(F f, int runs = 11)
 {
 	cudaEvent_t a, b;
 	CK(cudaEventCreate(&a));
@@ -38,7 +39,7 @@ template <class F> static float time_ms(F f)
 	f();
 	CK(cudaDeviceSynchronize());
 	std::vector<float> v;
-	for (int i = 0; i < 11; i++) {
+	for (int i = 0; i < runs; i++) {
 		CK(cudaEventRecord(a));
 		f();
 		CK(cudaEventRecord(b));
