@@ -278,14 +278,8 @@ static void fit(const std::vector<Case> &v, const char *what)
 
 int main()
 {
-	cudaDeviceProp p;
-	CK(cudaGetDeviceProperties(&p, 0));
-	g_sms = p.multiProcessorCount;
-	int clk;
-	CK(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0));
-	g_clock_ghz = clk / 1e6;
-	printf("device %s sms %d clock %d kHz (cudaDevAttrClockRate); cycles from clock64 per SM and from "
-	       "cudaEvent time at that clock\n", p.name, g_sms, clk);
+	device_init();
+	printf("cycles from clock64 per SM and from cudaEvent time at that clock (cudaDevAttrClockRate)\n");
 
 	Dev d;
 	d.blocks = g_sms * BPS;
