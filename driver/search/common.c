@@ -112,18 +112,40 @@ void gs_track_observe_op(void *st, size_t cfg, double time_ms)
 	gs_track_observe(st, cfg, time_ms);
 }
 
-long gs_track_take(struct gs_track *t, const size_t *order, size_t *next, size_t *out, size_t max)
+struct gs_fixed *gs_fixed_new(const struct gs_sspace *sp)
 {
+	struct gs_fixed *f = gs_xcalloc(1, sizeof *f);
+	gs_track_init(&f->t, sp);
+	return f;
+}
+
+long gs_fixed_propose_op(void *st, size_t *out, size_t max)
+{
+	struct gs_fixed *f = st;
+	struct gs_track *t = &f->t;
 	size_t k = 0;
-	while (k < max && *next < t->sp->n) {
-		size_t c = order ? order[*next] : *next;
-		++*next;
+	while (k < max && f->next < t->sp->n) {
+		size_t c = f->order ? f->order[f->next] : f->next;
+		f->next++;
 		if (t->state[c] != GS_T_NEW)
 			continue;
 		gs_track_propose(t, c);
 		out[k++] = c;
 	}
 	return k ? (long)k : t->npending ? 0 : GS_SEARCH_EXHAUSTED;
+}
+
+void gs_fixed_free_op(void *st)
+{
+	struct gs_fixed *f = st;
+	gs_track_release(&f->t);
+	free(f->order);
+	free(f);
+}
+
+size_t gs_fixed_planned_op(void *st)
+{
+	return ((struct gs_fixed *)st)->plan;
 }
 
 void gs_pool_init(struct gs_pool *p, size_t n)

@@ -27,16 +27,9 @@
 
 #define GS_PO_FILTER 0.4
 
-struct po {
-	struct gs_track t; /* first: gs_track_observe_op reads it */
-	size_t *order, next;
-	size_t pareto; /* Liang's POS set: the first layer */
-};
-
 static void *po_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
 {
-	struct po *p = gs_xcalloc(1, sizeof *p);
-	gs_track_init(&p->t, sp);
+	struct gs_fixed *p = gs_fixed_new(sp);
 	size_t n = sp->n;
 	/* by predicted time; a failure predicted is last among the known */
 	size_t *byt = gs_prior_order(prior);
@@ -69,7 +62,9 @@ static void *po_new(const struct gs_sspace *sp, const struct gs_prior *prior, ui
 	size_t n0 = 0;
 	for (size_t i = 0; i < nk; i++)
 		n0 += layer[byt[i]] == 0;
-	p->pareto = n0;
+	/* planned(): Liang's POS set, the first layer; POSF is its first
+	 * GS_PO_FILTER share in this same order */
+	p->plan = n0;
 	size_t keep = (size_t)ceil(GS_PO_FILTER * (double)n0);
 	double *key = gs_xmalloc((n ? n : 1) * sizeof *key);
 	size_t seen0 = 0;
@@ -94,28 +89,7 @@ static void *po_new(const struct gs_sspace *sp, const struct gs_prior *prior, ui
 	return p;
 }
 
-static long po_propose(void *st, size_t *out, size_t max)
-{
-	struct po *p = st;
-	return gs_track_take(&p->t, p->order, &p->next, out, max);
-}
-
-/* POS measures the Pareto set; POSF is its first GS_PO_FILTER share in
- * this same order. */
-static size_t po_planned(void *st)
-{
-	return ((struct po *)st)->pareto;
-}
-
-static void po_free(void *st)
-{
-	struct po *p = st;
-	gs_track_release(&p->t);
-	free(p->order);
-	free(p);
-}
-
 const struct gs_strategy_ops gs_strategy_po = {
 	"po", "Liang's Pareto set on (predicted time, occupancy), filtered (POSF 0.4)", GS_PRIOR_NEEDED,
-	po_new, po_propose, gs_track_observe_op, po_free, po_planned,
+	po_new, gs_fixed_propose_op, gs_track_observe_op, gs_fixed_free_op, gs_fixed_planned_op,
 };

@@ -29,15 +29,9 @@
 
 #include "util/util.h"
 
-struct ro {
-	struct gs_track t; /* first: gs_track_observe_op reads it */
-	size_t *order, next, plan;
-};
-
 static void *ro_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
 {
-	struct ro *r = gs_xcalloc(1, sizeof *r);
-	gs_track_init(&r->t, sp);
+	struct gs_fixed *r = gs_fixed_new(sp);
 	size_t n = sp->n;
 	int rmax = 0;
 	for (size_t c = 0; c < n; c++)
@@ -90,26 +84,7 @@ static void *ro_new(const struct gs_sspace *sp, const struct gs_prior *prior, ui
 	return r;
 }
 
-static long ro_propose(void *st, size_t *out, size_t max)
-{
-	struct ro *r = st;
-	return gs_track_take(&r->t, r->order, &r->next, out, max);
-}
-
-static size_t ro_planned(void *st)
-{
-	return ((struct ro *)st)->plan;
-}
-
-static void ro_free(void *st)
-{
-	struct ro *r = st;
-	gs_track_release(&r->t);
-	free(r->order);
-	free(r);
-}
-
 const struct gs_strategy_ops gs_strategy_ro = {
 	"ro", "Liang's RO search: register ratio x occupancy, highest first", GS_PRIOR_NEEDED,
-	ro_new, ro_propose, gs_track_observe_op, ro_free, ro_planned,
+	ro_new, gs_fixed_propose_op, gs_track_observe_op, gs_fixed_free_op, gs_fixed_planned_op,
 };

@@ -42,10 +42,18 @@ int gs_track_observe(struct gs_track *t, size_t cfg, double time_ms);
  * needs nothing more than the record. */
 void gs_track_observe_op(void *st, size_t cfg, double time_ms);
 
-/* Propose up to max NEW configurations of t in the order given (NULL:
- * enumeration order), from position *next on; what the strategies that
- * follow a fixed order return from propose(). */
-long gs_track_take(struct gs_track *t, const size_t *order, size_t *next, size_t *out, size_t max);
+/* The state of a strategy that follows a fixed order (exhaustive, ro, po):
+ * its record, the order (NULL: enumeration order; freed with the state),
+ * how far it has got, and its own plan (planned(); 0: none). */
+struct gs_fixed {
+	struct gs_track t; /* first: gs_track_observe_op reads it */
+	size_t *order, next, plan;
+};
+struct gs_fixed *gs_fixed_new(const struct gs_sspace *sp);
+/* propose(): up to max NEW configurations in the order, from next on. */
+long gs_fixed_propose_op(void *st, size_t *out, size_t max);
+void gs_fixed_free_op(void *st);
+size_t gs_fixed_planned_op(void *st);
 
 /* Uniform draws without replacement among the NEW configurations: a
  * permutation consumed lazily (Fisher-Yates one step per draw). */
