@@ -3,7 +3,6 @@
 #include "search/strat.h"
 #include "search/strategy.h"
 
-
 static void *ex_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
 {
 	(void)prior;
