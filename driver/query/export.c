@@ -155,24 +155,13 @@ static json_t *t4_metadata(const struct gs_qsweep *sw)
 static json_t *json_row(const struct gs_qsweep *sw, struct gs_qrows *r)
 {
 	const struct gs_value *env = gs_qrows_env(r);
-	json_t *o = json_object(), *m = json_object(), *c = json_object();
+	json_t *o = json_object();
 	json_object_set_new(o, "idx", json_integer(gs_qrows_idx(r)));
 	json_object_set_new(o, "baseline", json_boolean(gs_qrows_idx(r) == sw->baseline));
 	json_object_set_new(o, "params", gs_qjson_params(gs_qrows_params(r)));
 	json_object_set_new(o, "status",
 			    gs_qrows_status(r) ? json_string(gs_qrows_status(r)) : json_null());
-	for (size_t i = 0; i < sw->nfields; i++) {
-		const struct gs_qfield *f = &sw->fields[i];
-		if (f->kind == GS_QK_COL && strcmp(f->name, "idx") && strcmp(f->name, "baseline") &&
-		    strcmp(f->name, "status"))
-			json_object_set_new(o, f->name, gs_qjson_value(env[i]));
-		else if (f->kind == GS_QK_METRIC)
-			json_object_set_new(m, f->name, gs_qjson_value(env[i]));
-		else if (f->kind == GS_QK_COUNTER)
-			json_object_set_new(c, f->name, gs_qjson_value(env[i]));
-	}
-	json_object_set_new(o, "metrics", m);
-	json_object_set_new(o, "counters", c);
+	gs_qjson_row_fields(o, sw, env);
 	return o;
 }
 

@@ -430,6 +430,23 @@ void gs_qjson_print(FILE *f, void *json)
 	json_decref(json);
 }
 
+void gs_qjson_row_fields(void *obj, const struct gs_qsweep *sw, const struct gs_value *env)
+{
+	json_t *m = json_object(), *c = json_object();
+	for (size_t i = 0; i < sw->nfields; i++) {
+		const struct gs_qfield *f = &sw->fields[i];
+		if (f->kind == GS_QK_COL && strcmp(f->name, "idx") && strcmp(f->name, "baseline") &&
+		    strcmp(f->name, "status"))
+			json_object_set_new(obj, f->name, gs_qjson_value(env[i]));
+		else if (f->kind == GS_QK_METRIC)
+			json_object_set_new(m, f->name, gs_qjson_value(env[i]));
+		else if (f->kind == GS_QK_COUNTER)
+			json_object_set_new(c, f->name, gs_qjson_value(env[i]));
+	}
+	json_object_set_new(obj, "metrics", m);
+	json_object_set_new(obj, "counters", c);
+}
+
 void *gs_qjson_value(struct gs_value v)
 {
 	switch (v.t) {

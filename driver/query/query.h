@@ -205,6 +205,10 @@ void gs_qfmt_params(struct gs_buf *b, const char *params_json);
 void gs_qjson_print(FILE *f, void *json);
 /* A gs_value as a new jansson value (None as null). */
 void *gs_qjson_value(struct gs_value v);
+/* Into the jansson object obj, a row's fields from env (the sweep's
+ * fields): each column but idx, baseline and status (which the caller
+ * writes, in its own way), then "metrics" and "counters" as objects. */
+void gs_qjson_row_fields(void *obj, const struct gs_qsweep *sw, const struct gs_value *env);
 /* The params JSON text parsed as a jansson object (an empty one if bad). */
 void *gs_qjson_params(const char *params_json);
 

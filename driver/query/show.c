@@ -216,25 +216,14 @@ static void show_json(FILE *o, const struct gs_qsweep *sw, struct gs_qrows *r, i
 {
 	const struct gs_value *env = gs_qrows_env(r);
 	const char *st = gs_qrows_status(r);
-	json_t *j = json_object(), *m = json_object(), *c = json_object();
+	json_t *j = json_object();
 	json_object_set_new(j, "sweep", json_integer(sw->id));
 	json_object_set_new(j, "idx", json_integer(idx));
 	json_object_set_new(j, "baseline", json_boolean(idx == sw->baseline));
 	json_object_set_new(j, "params", gs_qjson_params(gs_qrows_params(r)));
 	json_object_set_new(j, "status", st ? json_string(st) : json_null());
 	json_object_set_new(j, "modeled", json_boolean(sw->modeled));
-	for (size_t i = 0; i < sw->nfields; i++) {
-		const struct gs_qfield *f = &sw->fields[i];
-		if (f->kind == GS_QK_COL && strcmp(f->name, "idx") && strcmp(f->name, "baseline") &&
-		    strcmp(f->name, "status"))
-			json_object_set_new(j, f->name, gs_qjson_value(env[i]));
-		else if (f->kind == GS_QK_METRIC)
-			json_object_set_new(m, f->name, gs_qjson_value(env[i]));
-		else if (f->kind == GS_QK_COUNTER)
-			json_object_set_new(c, f->name, gs_qjson_value(env[i]));
-	}
-	json_object_set_new(j, "metrics", m);
-	json_object_set_new(j, "counters", c);
+	gs_qjson_row_fields(j, sw, env);
 	json_t *vj = json_object();
 	json_object_set_new(vj, "hash", v->hash ? json_string(v->hash) : json_null());
 	json_object_set_new(vj, "status", v->status ? json_string(v->status) : json_null());
