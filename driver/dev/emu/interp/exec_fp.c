@@ -364,6 +364,18 @@ static double round_dbl(double v, int rnd)
 	}
 }
 
+/* A conversion's f32 source from its register bits; .ftz flushes a
+ * subnormal to zero, keeping its sign. */
+static double f32_source(uint64_t raw, int ftz)
+{
+	float f;
+	uint32_t u = (uint32_t)raw;
+	memcpy(&f, &u, 4);
+	if (ftz && fpclassify(f) == FP_SUBNORMAL)
+		f = copysignf(0.0f, f);
+	return f;
+}
+
 /* The conversions the kernels run most, in the host's float and double
  * arithmetic, which gives the general path's bits: float or double to
  * integers of up to 32 bits (every bound is a double), integers to float
@@ -378,12 +390,7 @@ static int cvt_fast(const struct gs_ins *in, int dk, int dbits, int dsgn, int sk
 		return 0;
 	double v;
 	if (sk == K_F32) {
-		float f;
-		uint32_t u = (uint32_t)raw;
-		memcpy(&f, &u, 4);
-		if (ftz && fpclassify(f) == FP_SUBNORMAL)
-			f = copysignf(0.0f, f);
-		v = f;
+		v = f32_source(raw, ftz);
 	} else if (sk == K_F64) {
 		memcpy(&v, &raw, 8);
 	} else if (sk == K_INT && (dk == K_F32 || dk == K_F64) &&
@@ -470,12 +477,7 @@ static int cvt_lane(const struct gs_ins *in, uint64_t raw, uint64_t *out)
 	} else if (sk == K_BF16) {
 		fv = decode(raw & 0xffff, 7, 8);
 	} else if (sk == K_F32) {
-		float f;
-		uint32_t u = (uint32_t)raw;
-		memcpy(&f, &u, 4);
-		if (ftz && fpclassify(f) == FP_SUBNORMAL)
-			f = copysignf(0.0f, f);
-		fv = f;
+		fv = f32_source(raw, ftz);
 	} else {
 		double f;
 		memcpy(&f, &raw, 8);
