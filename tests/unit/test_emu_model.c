@@ -650,7 +650,35 @@ START_TEST(test_interval_l1_waves)
 }
 END_TEST
 
+/* The pacing of interval-12 (imbalance.cu): a grid whose sampled blocks
+ * have chains of 100000 and 10000 cycles, half each, and no other work, on
+ * 8 waves of the busiest SM: every wave but the last at the mean chain, the
+ * last at the longest -- not 8 waves of the longest; equal chains as
+ * before. */
+START_TEST(test_interval_uneven_chains)
+{
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	unsigned bps = 8, grid[3] = { (unsigned)p->sms * bps * 8, 1, 1 }, block[3] = { 256, 1, 1 };
+	struct gs_emu_occ occ = { .blocks_per_sm = (int)bps };
+	struct gs_emu_blockstat st[2];
+	memset(st, 0, sizeof st);
+	st[0].c.warp_inst[GS_EMU_INT] = st[1].c.warp_inst[GS_EMU_INT] = 10;
+	st[0].chain = 100000;
+	st[1].chain = 10000;
+	double w[2] = { grid[0] / 2.0, grid[0] / 2.0 };
+	struct gs_emu_interval iv;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, st, w, 2, 0, &iv), 0);
+	ck_assert_int_eq(iv.waves, 8);
+	ck_assert_str_eq(iv.bound, "latency");
+	ck_assert_double_eq_tol(iv.cycles, 7 * 55000.0 + 100000, 1e-6 * iv.cycles);
+	ck_assert_double_eq_tol(iv.per_block_chain, 100000, 1e-9);
+	st[1].chain = 100000;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, st, w, 2, 0, &iv), 0);
+	ck_assert_double_eq_tol(iv.cycles, 8 * 100000.0, 1e-6 * iv.cycles);
+}
+END_TEST
+
 GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw,
-	     test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

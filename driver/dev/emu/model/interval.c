@@ -45,7 +45,15 @@
  * added).  The bound is "latency" when the exposure adds half the issue
  * or more.  The busiest SM runs ceil(blocks / SMs)
  * blocks, in full waves of blocks_per_sm and a last partial one (waves and
- * tail).  The whole grid's traffic bounds the time too: L2 sectors (L1
+ * tail).  Blocks of unequal chains (a sparse matrix's long rows) do not
+ * hold their wave back: the block scheduler gives a slot its next block
+ * as soon as one retires, so every wave but the last is paced by the
+ * sample's mean chain (weighted as everything else), and the last by its
+ * longest, a slot's last block starting just before the rest ran out
+ * (scripts/bench/ubench/imbalance.cu, results/ubench-imbalance-h100.txt:
+ * grids of every other or every eighth block ten times longer run within
+ * 10 and 7% of that, where pacing every wave by its longest block is 47
+ * and 200% too long).  The whole grid's traffic bounds the time too: L2 sectors (L1
  * load misses and every stored sector) at l2_bw_gbs, and DRAM bytes at
  * dram_bw_gbs, where DRAM bytes are the L2 traffic up to the grid's
  * footprint (distinct sectors of each sampled block, weighted by the blocks
@@ -76,8 +84,9 @@ static const char *const pipe_names[GS_EMU_NCLASS] = { "int", "fp32", "fp64", "s
  * chain, whichever is longer, the chain's DRAM wait grown by q, DRAM's
  * queueing (below). */
 struct waves {
-	double thr, exposed, chain, mem_wait;
+	double thr, exposed, chain, mem_wait;  /* chain: the mean block's */
 	uint64_t full, rest, bps;
+	double chain_max, wait_max;            /* the longest block's */
 };
 
 /* a wave of `blocks`: its issue and exposed latency, and its chain grown by q */
@@ -86,14 +95,14 @@ static double wave_busy(const struct waves *w, uint64_t blocks)
 	return (double)blocks * w->thr + w->exposed;
 }
 
-static double wave_chain(const struct waves *w, double q)
+static double wave_chain(const struct waves *w, double q, int last)
 {
-	return w->chain + q * w->mem_wait;
+	return last ? w->chain_max + q * w->wait_max : w->chain + q * w->mem_wait;
 }
 
-static double wave_time(const struct waves *w, uint64_t blocks, double q, int *latency)
+static double wave_time(const struct waves *w, uint64_t blocks, double q, int last, int *latency)
 {
-	double busy = wave_busy(w, blocks), chain = wave_chain(w, q);
+	double busy = wave_busy(w, blocks), chain = wave_chain(w, q, last);
 	if (latency)
 		*latency = (chain > busy ? chain : busy) > (double)blocks * w->thr * 1.5;
 	return chain > busy ? chain : busy;
@@ -103,10 +112,12 @@ static double sm_time(const struct waves *w, double q, int *latency)
 {
 	int lf = 0, lr = 0;
 	double t = 0;
-	if (w->full)
-		t += (double)w->full * wave_time(w, w->bps, q, &lf);
+	if (w->full > 1 || (w->full && w->rest))
+		t += (double)(w->full - !w->rest) * wave_time(w, w->bps, q, 0, &lf);
 	if (w->rest)
-		t += wave_time(w, w->rest, q, &lr);
+		t += wave_time(w, w->rest, q, 1, &lr);
+	else if (w->full)
+		t += wave_time(w, w->bps, q, 1, &lf);
 	if (latency)
 		*latency = w->full ? lf : lr;
 	return t;
@@ -151,7 +162,8 @@ struct sums {
 	double wsum, inst[GS_EMU_NCLASS], smem, l1, waves, hit, miss, stores, exposed, ccyc, cuni,
 		shfl;
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
-	double chain, misses;
+	double chain, misses;           /* the longest block's */
+	double chain_sum, misses_sum;   /* weighted, for the mean block's */
 	double atom, mem, partial;
 };
 
@@ -195,8 +207,8 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->loop_share += w * b->loop_share;
 		s->win_sum += w * b->win_sum;
 		s->win_loads += w * (double)b->win_loads;
-		/* the longest chain of the sample sets the pace of a wave: blocks
-		 * of one wave wait for the slowest */
+		s->chain_sum += w * b->chain;
+		s->misses_sum += w * b->chain_misses;
 		if (b->chain + b->chain_misses * dram > s->chain + s->misses * dram) {
 			s->chain = b->chain;
 			s->misses = b->chain_misses;
@@ -315,7 +327,7 @@ static double grid_cycles(const struct gs_emu_profile *p, const struct waves *wv
 		out->cycles = t;
 		if (t_dram >= sm)
 			snprintf(out->bound, sizeof out->bound, "dram");
-		else if (wave_chain(wv, q) >= wave_busy(wv, blocks))
+		else if (wave_chain(wv, q, 0) >= wave_busy(wv, blocks))
 			snprintf(out->bound, sizeof out->bound, "dram latency");
 	}
 	return t_sm;
@@ -405,15 +417,19 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	/* the share of the loads' L2 misses that DRAM serves */
 	double dram_share = rd > 0 ? dram_r / rd : 0;
 	double chain = s.chain + s.misses * dram_share * dram;
+	double mean = (s.chain_sum + s.misses_sum * dram_share * dram) / s.wsum;
 
 	/* waves on the busiest SM */
 	uint64_t sms = (uint64_t)p->sms, bps = (uint64_t)occ->blocks_per_sm;
 	uint64_t busiest = (nblocks + sms - 1) / sms;
-	struct waves wv = { thr, s.exposed, chain, 0, busiest / bps, busiest % bps, bps };
-	/* the DRAM latency on the chain, which DRAM's queue grows */
-	wv.mem_wait = s.misses * dram_share * p->mem_latency;
-	if (wv.mem_wait > chain)
-		wv.mem_wait = chain;
+	struct waves wv = { thr, s.exposed, mean, 0, busiest / bps, busiest % bps, bps, chain, 0 };
+	/* the DRAM latency on the chains, which DRAM's queue grows */
+	wv.mem_wait = s.misses_sum / s.wsum * dram_share * p->mem_latency;
+	if (wv.mem_wait > mean)
+		wv.mem_wait = mean;
+	wv.wait_max = s.misses * dram_share * p->mem_latency;
+	if (wv.wait_max > chain)
+		wv.wait_max = chain;
 	double hz = p->clock_mhz * 1e6;
 	double t_l2 = l2_bytes / (p->l2_bw_gbs * 1e9) * hz;
 	double t_dram = dram_bytes / (p->dram_bw_gbs * 1e9) * hz;
