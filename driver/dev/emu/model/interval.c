@@ -52,8 +52,8 @@
  * longest, a slot's last block starting just before the rest ran out
  * (scripts/bench/ubench/imbalance.cu, results/ubench-imbalance-h100.txt:
  * grids of every other or every eighth block ten times longer run within
- * 10 and 7% of that, where pacing every wave by its longest block is 47
- * and 200% too long).  The whole grid's traffic bounds the time too: L2 sectors (L1
+ * 10 and 6% of that, where pacing every wave by its longest block is 49
+ * and 203% too long).  The whole grid's traffic bounds the time too: L2 sectors (L1
  * load misses and every stored sector) at l2_bw_gbs, and DRAM bytes at
  * dram_bw_gbs, where DRAM bytes are the L2 traffic up to the grid's
  * footprint (distinct sectors of each sampled block, weighted by the blocks
