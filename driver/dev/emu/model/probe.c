@@ -714,25 +714,25 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
 		p->asect[p->nas++] = (struct gs_emu_atomsec){ sec[i], 1 };
 }
 
-void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
-		    unsigned size)
+unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
+			unsigned size)
 {
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	const struct gs_ins *in = p->pin;
 	if (space == 3) {
 		const_load(p, addr, m);
-		return;
+		return 0;
 	}
 	if (space == 4) {
 		atom_request(p, addr, m, size);
-		return;
+		return 0;
 	}
 	if (space == 0) { /* shared */
 		p->iv_smem++;
 		if (!store && in)
 			set_dests(p, &p->pi[in - p->code], p->pt + pf->lat_smem, p->pnm);
-		return;
+		return 0;
 	}
 	uint64_t sec[2 * GS_WARP];
 	unsigned n = 0;
@@ -787,7 +787,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	if (store) {
 		if (space == 1)
 			p->st += u;
-		return;
+		return u;
 	}
 	if (in) {
 		double lat = miss ? pf->lat_l2 : pf->lat_l1;
@@ -799,6 +799,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 			p->lnm[k] = nm;
 		}
 	}
+	return u;
 }
 
 void gs_x_probe_barrier(struct gs_xctx *x)
