@@ -52,13 +52,8 @@
 struct gs_xprobe {
 	const struct gs_emu_profile *p;
 	unsigned nwarps, nreg;
-	double *ready;       /* nwarps x nreg: when each register's value is ready */
-	double *nm;          /* L1 misses on the path to it, each weighted by its draw */
-	double *clk;         /* each warp's latest issue */
-	double *bbs;         /* when its basic block began */
-	unsigned *slot;      /* instructions it issued in that block */
-	double *bnm;         /* L1 misses on the path to the block's start */
-	double *wnm;
+	struct rdy *ready;   /* nwarps x nreg: each register's value */
+	struct pwarp *pw;    /* each warp's chain */
 	/* A path's length is its cycles t plus its misses nm times dram, the
 	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
 	 * if every miss went to DRAM (how many do is known only when the
@@ -103,6 +98,21 @@ struct gs_xprobe {
 	size_t nas, acap;
 	/* per static instruction, what issuing it needs, decoded once */
 	struct pins *pi;
+};
+
+/* When a register's value is ready, and the L1 misses on the path to it,
+ * each weighted by its draw: together, as every issue reads both. */
+struct rdy {
+	double t, nm;
+};
+
+/* A warp's chain, read and written together at each of its issues. */
+struct pwarp {
+	double clk;          /* its latest issue */
+	double wnm;          /* the misses on the path to it */
+	double bbs;          /* when its basic block began */
+	double bnm;          /* the misses on the path to the block's start */
+	unsigned slot;       /* instructions it issued in that block */
 };
 
 /* What the probe reads of an instruction each time it issues: the
@@ -218,12 +228,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	}
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
-	p->nm = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->nm));
-	p->clk = calloc(p->nwarps, sizeof(*p->clk));
-	p->bbs = calloc(p->nwarps, sizeof(*p->bbs));
-	p->slot = calloc(p->nwarps, sizeof(*p->slot));
-	p->bnm = calloc(p->nwarps, sizeof(*p->bnm));
-	p->wnm = calloc(p->nwarps, sizeof(*p->wnm));
+	p->pw = calloc(p->nwarps, sizeof(*p->pw));
 	p->assoc = p->p && p->p->l1_assoc ? (unsigned)p->p->l1_assoc : 4;
 	int bytes = x->l->l1_bytes > 0 ? x->l->l1_bytes : 32 * 1024;
 	p->sets = (unsigned)(bytes / 32) / p->assoc;
@@ -234,7 +239,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
-	if (!p->issues || !p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
+	if (!p->issues || !p->ready || !p->pw || !p->tag || !p->age) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -254,12 +259,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	if (!p)
 		return;
 	free(p->ready);
-	free(p->nm);
-	free(p->clk);
-	free(p->bbs);
-	free(p->slot);
-	free(p->bnm);
-	free(p->wnm);
+	free(p->pw);
 	free(p->tag);
 	free(p->age);
 	free(p->sect);
@@ -278,12 +278,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 {
 	struct gs_xprobe *p = x->pr;
 	memset(p->ready, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->ready));
-	memset(p->nm, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->nm));
-	memset(p->clk, 0, p->nwarps * sizeof(*p->clk));
-	memset(p->bbs, 0, p->nwarps * sizeof(*p->bbs));
-	memset(p->slot, 0, p->nwarps * sizeof(*p->slot));
-	memset(p->bnm, 0, p->nwarps * sizeof(*p->bnm));
-	memset(p->wnm, 0, p->nwarps * sizeof(*p->wnm));
+	memset(p->pw, 0, p->nwarps * sizeof(*p->pw));
 	memset(p->tag, 0xff, (size_t)p->sets * p->assoc * sizeof(*p->tag));
 	memset(p->age, 0, (size_t)p->sets * p->assoc * sizeof(*p->age));
 	p->tick = 0;
@@ -353,12 +348,9 @@ static double len(const struct gs_xprobe *p, double t, double nm)
 /* the registers instruction q writes, for the warp being issued: ready at t */
 static void set_dests(struct gs_xprobe *p, const struct pins *q, double t, double nm)
 {
-	double *ready = p->ready + (size_t)p->cw * p->nreg;
-	double *rnm = p->nm + (size_t)p->cw * p->nreg;
-	for (unsigned i = 0; i < q->nd; i++) {
-		ready[q->d[i]] = t;
-		rnm[q->d[i]] = nm;
-	}
+	struct rdy *ready = p->ready + (size_t)p->cw * p->nreg;
+	for (unsigned i = 0; i < q->nd; i++)
+		ready[q->d[i]] = (struct rdy){ t, nm };
 }
 
 /* Integer division and remainder by a register: PTX has one instruction,
@@ -402,21 +394,21 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	 * one instruction a cycle; a branch or barrier waits for the whole
 	 * block to have issued */
 	int ends = q->ends;
-	double t = p->bbs[wi] + ++p->slot[wi];
-	double nm = p->bnm[wi];
+	struct pwarp *pw = &p->pw[wi];
+	double t = pw->bbs + ++pw->slot;
+	double nm = pw->bnm;
 	double at = len(p, t, nm), v; /* the path to t, kept with it */
-	if (ends && (v = len(p, p->clk[wi] + 1, p->wnm[wi])) > at) {
-		t = p->clk[wi] + 1;
-		nm = p->wnm[wi];
+	if (ends && (v = len(p, pw->clk + 1, pw->wnm)) > at) {
+		t = pw->clk + 1;
+		nm = pw->wnm;
 		at = v;
 	}
-	const double *ready = p->ready + (size_t)wi * p->nreg;
-	const double *rnm = p->nm + (size_t)wi * p->nreg;
+	const struct rdy *ready = p->ready + (size_t)wi * p->nreg;
 	for (unsigned i = 0; i < q->ns; i++) {
-		unsigned r = q->s[i];
-		if ((v = len(p, ready[r], rnm[r])) > at) {
-			t = ready[r];
-			nm = rnm[r];
+		const struct rdy *r = &ready[q->s[i]];
+		if ((v = len(p, r->t, r->nm)) > at) {
+			t = r->t;
+			nm = r->nm;
 			at = v;
 		}
 	}
@@ -433,14 +425,14 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			}
 		}
 	}
-	if (at >= len(p, p->clk[wi], p->wnm[wi])) {
-		p->clk[wi] = t;
-		p->wnm[wi] = nm;
+	if (at >= len(p, pw->clk, pw->wnm)) {
+		pw->clk = t;
+		pw->wnm = nm;
 	}
 	if (ends) {
-		p->bbs[wi] = t;
-		p->slot[wi] = 0;
-		p->bnm[wi] = nm;
+		pw->bbs = t;
+		pw->slot = 0;
+		pw->bnm = nm;
 	}
 	if (in->cls < GS_EMU_NCLASS)
 		p->iv_inst[in->cls]++;
@@ -808,17 +800,17 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 	double t = 0;
 	double nm = 0;
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (x->w[i].state == GS_XW_BAR && len(p, p->clk[i], p->wnm[i]) > len(p, t, nm)) {
-			t = p->clk[i];
-			nm = p->wnm[i];
+		if (x->w[i].state == GS_XW_BAR && len(p, p->pw[i].clk, p->pw[i].wnm) > len(p, t, nm)) {
+			t = p->pw[i].clk;
+			nm = p->pw[i].wnm;
 		}
 	t += p->p->barrier_cycles;
 	interval_end(p, t);
 	for (unsigned i = 0; i < p->nwarps; i++)
 		if (x->w[i].state == GS_XW_BAR) {
-			p->clk[i] = p->bbs[i] = t;
-			p->slot[i] = 0;
-			p->wnm[i] = p->bnm[i] = nm;
+			p->pw[i].clk = p->pw[i].bbs = t;
+			p->pw[i].slot = 0;
+			p->pw[i].wnm = p->pw[i].bnm = nm;
 		}
 }
 
@@ -828,9 +820,9 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	struct gs_xprobe *p = x->pr;
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (len(p, p->clk[i], p->wnm[i]) > len(p, out->chain, out->chain_misses)) {
-			out->chain = p->clk[i];
-			out->chain_misses = p->wnm[i];
+		if (len(p, p->pw[i].clk, p->pw[i].wnm) > len(p, out->chain, out->chain_misses)) {
+			out->chain = p->pw[i].clk;
+			out->chain_misses = p->pw[i].wnm;
 		}
 	interval_end(p, out->chain);
 	out->exposed = p->exposed;
