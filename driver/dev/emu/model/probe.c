@@ -101,9 +101,11 @@ struct gs_xprobe {
 };
 
 /* When a register's value is ready, and the L1 misses on the path to it,
- * each weighted by its draw: together, as every issue reads both. */
+ * each weighted by its draw: together, as every issue reads both; l is
+ * the path's length len(t, nm), computed once where the value is written
+ * rather than at each of its reads. */
 struct rdy {
-	double t, nm;
+	double t, nm, l;
 };
 
 /* A warp's chain, read and written together at each of its issues. */
@@ -112,6 +114,7 @@ struct pwarp {
 	double wnm;          /* the misses on the path to it */
 	double bbs;          /* when its basic block began */
 	double bnm;          /* the misses on the path to the block's start */
+	double clen;         /* len(clk, wnm) */
 	unsigned slot;       /* instructions it issued in that block */
 };
 
@@ -349,8 +352,9 @@ static double len(const struct gs_xprobe *p, double t, double nm)
 static void set_dests(struct gs_xprobe *p, const struct pins *q, double t, double nm)
 {
 	struct rdy *ready = p->ready + (size_t)p->cw * p->nreg;
+	double l = len(p, t, nm);
 	for (unsigned i = 0; i < q->nd; i++)
-		ready[q->d[i]] = (struct rdy){ t, nm };
+		ready[q->d[i]] = (struct rdy){ t, nm, l };
 }
 
 /* Integer division and remainder by a register: PTX has one instruction,
@@ -406,10 +410,10 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	const struct rdy *ready = p->ready + (size_t)wi * p->nreg;
 	for (unsigned i = 0; i < q->ns; i++) {
 		const struct rdy *r = &ready[q->s[i]];
-		if ((v = len(p, r->t, r->nm)) > at) {
+		if (r->l > at) {
 			t = r->t;
 			nm = r->nm;
-			at = v;
+			at = r->l;
 		}
 	}
 	unsigned lw = p->win ? p->win[pc] : 0;
@@ -425,9 +429,11 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			}
 		}
 	}
-	if (at >= len(p, pw->clk, pw->wnm)) {
+	/* at is len(t, nm) throughout */
+	if (at >= pw->clen) {
 		pw->clk = t;
 		pw->wnm = nm;
+		pw->clen = at;
 	}
 	if (ends) {
 		pw->bbs = t;
@@ -811,6 +817,7 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 			p->pw[i].clk = p->pw[i].bbs = t;
 			p->pw[i].slot = 0;
 			p->pw[i].wnm = p->pw[i].bnm = nm;
+			p->pw[i].clen = len(p, t, nm);
 		}
 }
 
