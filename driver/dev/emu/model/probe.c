@@ -68,7 +68,8 @@ struct gs_xprobe {
 	double pnm;
 	const struct gs_ins *pin;
 	/* L1 */
-	uint64_t *tag, *age, tick;
+	struct l1way *way;   /* sets x assoc, a set's ways together */
+	uint64_t tick;
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
@@ -106,6 +107,12 @@ struct gs_xprobe {
  * rather than at each of its reads. */
 struct rdy {
 	double t, nm, l;
+};
+
+/* A way of the L1: the sector it holds (UINT64_MAX: none) and when it
+ * was last used. */
+struct l1way {
+	uint64_t tag, age;
 };
 
 /* A warp's chain, read and written together at each of its issues. */
@@ -237,12 +244,12 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->sets = (unsigned)(bytes / 32) / p->assoc;
 	if (!p->sets)
 		p->sets = 1;
-	p->tag = malloc((size_t)p->sets * p->assoc * sizeof(*p->tag));
-	p->age = malloc((size_t)p->sets * p->assoc * sizeof(*p->age));
+	if (posix_memalign((void **)&p->way, 64, (size_t)p->sets * p->assoc * sizeof(*p->way)))
+		p->way = NULL;
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
-	if (!p->issues || !p->ready || !p->pw || !p->tag || !p->age) {
+	if (!p->issues || !p->ready || !p->pw || !p->way) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -263,8 +270,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 		return;
 	free(p->ready);
 	free(p->pw);
-	free(p->tag);
-	free(p->age);
+	free(p->way);
 	free(p->sect);
 	free(p->asect);
 	free(p->issues);
@@ -282,8 +288,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	struct gs_xprobe *p = x->pr;
 	memset(p->ready, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->ready));
 	memset(p->pw, 0, p->nwarps * sizeof(*p->pw));
-	memset(p->tag, 0xff, (size_t)p->sets * p->assoc * sizeof(*p->tag));
-	memset(p->age, 0, (size_t)p->sets * p->assoc * sizeof(*p->age));
+	for (size_t i = 0; i < (size_t)p->sets * p->assoc; i++)
+		p->way[i] = (struct l1way){ UINT64_MAX, 0 };
 	p->tick = 0;
 	p->seed = x->block;
 	p->ndraw = 0;
@@ -525,20 +531,20 @@ static void sort_u64(uint64_t *v, size_t n)
 static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate)
 {
 	unsigned set = (unsigned)((sector ^ (sector >> 11)) % p->sets);
-	uint64_t *tag = p->tag + (size_t)set * p->assoc, *age = p->age + (size_t)set * p->assoc;
+	struct l1way *way = p->way + (size_t)set * p->assoc;
 	unsigned lru = 0;
 	p->tick++;
 	for (unsigned i = 0; i < p->assoc; i++) {
-		if (tag[i] == sector) {
-			age[i] = p->tick;
+		if (way[i].tag == sector) {
+			way[i].age = p->tick;
 			return 1;
 		}
-		if (age[i] < age[lru])
+		if (way[i].age < way[lru].age)
 			lru = i;
 	}
 	if (allocate) {
-		tag[lru] = sector;
-		age[lru] = p->tick;
+		way[lru].tag = sector;
+		way[lru].age = p->tick;
 	}
 	return 0;
 }
