@@ -99,6 +99,7 @@ struct gs_xprobe {
 	size_t nas, acap;
 	/* per static instruction, what issuing it needs, decoded once */
 	struct pins *pi;
+	struct wmemo *wm;    /* per load instruction (pins.wm) */
 };
 
 /* When a register's value is ready, and the L1 misses on the path to it,
@@ -133,6 +134,19 @@ struct pins {
 	uint8_t ns, nd, ends, xd, shfl;
 	uint32_t s[6], d[6];
 	double lat;
+	uint32_t wm;         /* a load: 1 + its index in p->wm[]; else 0 */
+};
+
+/* The L1 wavefronts of the last warp load whose count a load instruction
+ * computed (m 0: none yet).  The count depends only on the active lanes,
+ * the size and, per lane, the word's bank and which lanes ask for the same
+ * word, none of which moves when every lane's address moves by one
+ * multiple of 128 bytes (32 words, the banks' cycle): the next warp's rows
+ * of a tile, the next tile down a matrix.  Such a load takes the count. */
+struct wmemo {
+	uint64_t addr[GS_WARP];
+	uint32_t m;
+	unsigned size, nw;
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -175,8 +189,15 @@ static int idiv(const struct gs_ins *in);
 static int decode_all(struct gs_xprobe *p)
 {
 	const struct gs_emu_profile *pf = p->p;
+	uint32_t nld = 0;
 	p->pi = calloc(p->ncode ? p->ncode : 1, sizeof(*p->pi));
 	if (!p->pi)
+		return -1;
+	for (size_t pc = 0; pc < p->ncode; pc++)
+		if (p->code[pc].op == GS_OP_LD)
+			p->pi[pc].wm = ++nld;
+	p->wm = calloc(nld ? nld : 1, sizeof(*p->wm));
+	if (!p->wm)
 		return -1;
 	for (size_t pc = 0; pc < p->ncode; pc++) {
 		const struct gs_ins *in = &p->code[pc];
@@ -280,6 +301,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->lcount);
 	free(p->spread);
 	free(p->pi);
+	free(p->wm);
 	free(p);
 }
 
@@ -718,6 +740,30 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
 		p->asect[p->nas++] = (struct gs_emu_atomsec){ sec[i], 1 };
 }
 
+/* 1 with the memo's count in *nw when the warp's active lanes are the
+ * memo's, each moved by the same multiple of 128 bytes (struct wmemo). */
+static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, unsigned size,
+		      unsigned *nw)
+{
+	if (wm->m != m || wm->size != size || !m)
+		return 0;
+	int l0 = __builtin_ctz(m);
+	uint64_t d = addr[l0] - wm->addr[l0], diff = d & 127;
+	if (m == GS_ALL) {
+		for (int l = 0; l < GS_WARP; l++)
+			diff |= (addr[l] - wm->addr[l]) ^ d;
+	} else {
+		for (uint32_t mm = m; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			diff |= (addr[l] - wm->addr[l]) ^ d;
+		}
+	}
+	if (diff)
+		return 0;
+	*nw = wm->nw;
+	return 1;
+}
+
 unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 			unsigned size)
 {
@@ -762,11 +808,22 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		 * bytes apart in their lines 2, and 32 consecutive words over 2
 		 * lines 1.145).  Loads only: stores were not measured. */
 		if (pf->l1_wave_cycles > 0) {
-			unsigned group = size <= 4 ? GS_WARP : 128 / size, nw = 0;
-			uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
-			for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
-				nw += (m & (gmask << g0)) != 0;
-			nw += gs_x_banks(32, addr, m, size);
+			struct wmemo *wm = in && p->pi[in - p->code].wm ? &p->wm[p->pi[in - p->code].wm - 1]
+								       : NULL;
+			unsigned nw = 0;
+			if (!wm || !same_waves(wm, addr, m, size, &nw)) {
+				unsigned group = size <= 4 ? GS_WARP : 128 / size;
+				uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
+				for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
+					nw += (m & (gmask << g0)) != 0;
+				nw += gs_x_banks(32, addr, m, size);
+				if (wm) {
+					memcpy(wm->addr, addr, sizeof wm->addr);
+					wm->m = m;
+					wm->size = size;
+					wm->nw = nw;
+				}
+			}
 			p->iv_waves += nw;
 			p->l1_waves += nw;
 		}
