@@ -132,10 +132,10 @@ struct pwarp {
  * expansion and whether it ends a basic block. */
 struct pins {
 	uint8_t ns, nd, ends, xd, shfl;
+	uint16_t wm;         /* a load: 1 + its index in p->wm[]; else 0 (none past 65535) */
 	uint32_t s[6], d[6];
 	double lat;
-	uint32_t wm;         /* a load: 1 + its index in p->wm[]; else 0 */
-};
+};                           /* 64 bytes, one host line each (decode_all) */
 
 /* The L1 wavefronts of the last warp load whose count a load instruction
  * computed (m 0: none yet).  The count depends only on the active lanes,
@@ -190,12 +190,13 @@ static int decode_all(struct gs_xprobe *p)
 {
 	const struct gs_emu_profile *pf = p->p;
 	uint32_t nld = 0;
-	p->pi = calloc(p->ncode ? p->ncode : 1, sizeof(*p->pi));
-	if (!p->pi)
+	size_t npi = p->ncode ? p->ncode : 1;
+	if (posix_memalign((void **)&p->pi, 64, npi * sizeof(*p->pi)))
 		return -1;
-	for (size_t pc = 0; pc < p->ncode; pc++)
+	memset(p->pi, 0, npi * sizeof(*p->pi));
+	for (size_t pc = 0; pc < p->ncode && nld < UINT16_MAX; pc++)
 		if (p->code[pc].op == GS_OP_LD)
-			p->pi[pc].wm = ++nld;
+			p->pi[pc].wm = (uint16_t)++nld;
 	p->wm = calloc(nld ? nld : 1, sizeof(*p->wm));
 	if (!p->wm)
 		return -1;
