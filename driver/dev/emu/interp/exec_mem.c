@@ -598,6 +598,13 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 				continue;
 			uint32_t *d = (uint32_t *)(rf + in->o[e]);
 			const unsigned char *src = sm + 4 * e;
+			if (lo == hi) { /* a broadcast: one word for every lane */
+				uint32_t v;
+				memcpy(&v, src + lo, 4);
+				for (int l = 0; l < GS_WARP; l++)
+					d[l] = v;
+				continue;
+			}
 			if (load32(d, src, a, x->smem_bytes, lo, narrow, x->smem_bytes - 4 * e))
 				continue;
 			for (int l = 0; l < GS_WARP; l++)
