@@ -785,11 +785,14 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 			set_dests(p, &p->pi[in - p->code], p->pt + pf->lat_smem, p->pnm);
 		return 0;
 	}
+	/* neighbouring lanes mostly share a sector: each is listed once per
+	 * run of lanes, leaving the sort little to do */
 	uint64_t sec[2 * GS_WARP];
 	unsigned n = 0;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
 		uint64_t a = addr[__builtin_ctz(mm)];
-		sec[n++] = a >> 5;
+		if (!n || sec[n - 1] != a >> 5)
+			sec[n++] = a >> 5;
 		if (((a + size - 1) >> 5) != (a >> 5))
 			sec[n++] = (a + size - 1) >> 5;
 	}
