@@ -787,14 +787,15 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 	}
 	/* neighbouring lanes mostly share a sector: each is listed once per
 	 * run of lanes, leaving the sort little to do */
-	uint64_t sec[2 * GS_WARP];
+	uint64_t sec[2 * GS_WARP], prev = UINT64_MAX; /* no sector is UINT64_MAX */
 	unsigned n = 0;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
-		uint64_t a = addr[__builtin_ctz(mm)];
-		if (!n || sec[n - 1] != a >> 5)
-			sec[n++] = a >> 5;
-		if (((a + size - 1) >> 5) != (a >> 5))
-			sec[n++] = (a + size - 1) >> 5;
+		uint64_t a = addr[__builtin_ctz(mm)], s0 = a >> 5, s1 = (a + size - 1) >> 5;
+		sec[n] = s0; /* kept where it differs from the last one listed */
+		n += s0 != prev;
+		sec[n] = s1;
+		n += s1 != s0;
+		prev = s1;
 	}
 	unsigned u = warp_distinct(sec, n);
 	/* the footprint needs each sector once: a load that hits the L1 found
