@@ -1250,6 +1250,7 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 		warp_start(x, w, i);
 	}
 	uint64_t since = 0; /* warp instructions issued since the clock was read */
+	int past = 0;       /* the deadline has passed: the clock is read after every slice */
 	for (;;) {
 		int running = 0, waiting = 0;
 		for (unsigned i = 0; i < x->nwarps; i++) {
@@ -1263,12 +1264,16 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 			/* a round of many long slices would pass the deadline by
 			 * far; the clock is read once GS_X_CLOCK_INS instructions
 			 * have issued, not after each of many short slices (a
-			 * warp's run to its next barrier) */
+			 * warp's run to its next barrier), and past the deadline
+			 * after every slice, so that the rounds the verdict
+			 * compares end where they always did */
 			since += w->issued - before;
-			if (x->l->deadline > 0 && since >= GS_X_CLOCK_INS) {
+			if (x->l->deadline > 0 && (past || since >= GS_X_CLOCK_INS)) {
 				since = 0;
-				if (gs_now() > x->l->deadline)
+				if (gs_now() > x->l->deadline) {
+					past = 1;
 					break;
+				}
 			}
 		}
 		for (unsigned i = 0; i < x->nwarps; i++) {
