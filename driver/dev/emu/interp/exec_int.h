@@ -253,8 +253,11 @@ void gs_x_probe_free(struct gs_xprobe *p);
 void gs_x_probe_begin(struct gs_xctx *x);
 void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in);
 /* space: 0 shared, 1 global, 2 local, 3 the constant bank (loads only),
- * 4 a global atomic (store: 1) */
-void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
+ * 4 a global atomic (store: 1).  For global and local accesses, returns
+ * the distinct 32-byte sectors the active lanes touch (each lane's first
+ * and last byte's: all of them for accesses of up to 32 aligned bytes),
+ * which the coalescing counter would count again; 0 otherwise. */
+unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 		    unsigned size);
 void gs_x_probe_barrier(struct gs_xctx *x);
 void gs_x_probe_end(struct gs_xctx *x, size_t i);

@@ -345,7 +345,13 @@ unsigned gs_x_banks(int banks, const uint64_t *addr, uint32_t m, unsigned size)
 				for (unsigned i = 0; i < words; i++)
 					w[n++] = wd + i;
 			}
-			qsort(w, n, sizeof(*w), cmp_u64);
+			/* the lanes' words mostly come in order already (rows
+			 * of a tile, each row's words ascending) */
+			unsigned i = 1;
+			while (i < n && w[i - 1] <= w[i])
+				i++;
+			if (i < n)
+				qsort(w, n, sizeof(*w), cmp_u64);
 			for (unsigned i = 0; i < n; i++) {
 				if (i && w[i] == w[i - 1])
 					continue;
@@ -363,12 +369,20 @@ static void count(struct gs_xctx *x, int rs, int store, const uint64_t *addr, ui
 {
 	struct gs_emu_counters *c = &x->c;
 	uint64_t t, b;
+	unsigned sectors = 0;
 	if (x->pr && (rs == R_GLOBAL || rs == R_LOCAL || rs == R_SHARED || rs == R_CONST))
-		gs_x_probe_mem(x, rs == R_SHARED ? 0 : rs == R_GLOBAL ? 1 : rs == R_LOCAL ? 2 : 3,
-			       store, addr, m, size);
+		sectors = gs_x_probe_mem(x, rs == R_SHARED ? 0 : rs == R_GLOBAL ? 1 : rs == R_LOCAL ? 2 : 3,
+					 store, addr, m, size);
 	switch (rs) {
 	case R_GLOBAL:
-		gs_x_coalesce(x->cc10, addr, m, size, &t, &b);
+		/* the probe has counted the sectors that coalescing counts (size
+		 * at most 32: resolve found every lane aligned to it) */
+		if (sectors && !x->cc10 && size <= 32) {
+			t = sectors;
+			b = 32 * t;
+		} else {
+			gs_x_coalesce(x->cc10, addr, m, size, &t, &b);
+		}
 		if (store) {
 			c->gst_inst++;
 			c->gst_trans += t;
@@ -571,8 +585,9 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
 	int narrow = (hi >> 2) - (lo >> 2) <= 31;
 	int banks = !(size == 4 && x->banks == 32 && narrow);
-	/* the probe reads no address of a shared access */
-	if (banks || x->pr)
+	/* the probe reads no address of a shared access: addr[] is left
+	 * unwritten where only the probe would be given it */
+	if (banks)
 		for (int l = 0; l < GS_WARP; l++)
 			addr[l] = a[l];
 	shared_count(x, store, addr, GS_ALL, size, narrow);
@@ -583,6 +598,13 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 				continue;
 			uint32_t *d = (uint32_t *)(rf + in->o[e]);
 			const unsigned char *src = sm + 4 * e;
+			if (lo == hi) { /* a broadcast: one word for every lane */
+				uint32_t v;
+				memcpy(&v, src + lo, 4);
+				for (int l = 0; l < GS_WARP; l++)
+					d[l] = v;
+				continue;
+			}
 			if (load32(d, src, a, x->smem_bytes, lo, narrow, x->smem_bytes - 4 * e))
 				continue;
 			for (int l = 0; l < GS_WARP; l++)

@@ -52,13 +52,8 @@
 struct gs_xprobe {
 	const struct gs_emu_profile *p;
 	unsigned nwarps, nreg;
-	double *ready;       /* nwarps x nreg: when each register's value is ready */
-	double *nm;          /* L1 misses on the path to it, each weighted by its draw */
-	double *clk;         /* each warp's latest issue */
-	double *bbs;         /* when its basic block began */
-	unsigned *slot;      /* instructions it issued in that block */
-	double *bnm;         /* L1 misses on the path to the block's start */
-	double *wnm;
+	struct rdy *ready;   /* nwarps x nreg: each register's value */
+	struct pwarp *pw;    /* each warp's chain */
 	/* A path's length is its cycles t plus its misses nm times dram, the
 	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
 	 * if every miss went to DRAM (how many do is known only when the
@@ -73,7 +68,8 @@ struct gs_xprobe {
 	double pnm;
 	const struct gs_ins *pin;
 	/* L1 */
-	uint64_t *tag, *age, tick;
+	struct l1way *way;   /* sets x assoc, a set's ways together */
+	uint64_t tick;
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
@@ -103,6 +99,31 @@ struct gs_xprobe {
 	size_t nas, acap;
 	/* per static instruction, what issuing it needs, decoded once */
 	struct pins *pi;
+	struct wmemo *wm;    /* per load instruction (pins.wm) */
+};
+
+/* When a register's value is ready, and the L1 misses on the path to it,
+ * each weighted by its draw: together, as every issue reads both; l is
+ * the path's length len(t, nm), computed once where the value is written
+ * rather than at each of its reads. */
+struct rdy {
+	double t, nm, l;
+};
+
+/* A way of the L1: the sector it holds (UINT64_MAX: none) and when it
+ * was last used. */
+struct l1way {
+	uint64_t tag, age;
+};
+
+/* A warp's chain, read and written together at each of its issues. */
+struct pwarp {
+	double clk;          /* its latest issue */
+	double wnm;          /* the misses on the path to it */
+	double bbs;          /* when its basic block began */
+	double bnm;          /* the misses on the path to the block's start */
+	double clen;         /* len(clk, wnm) */
+	unsigned slot;       /* instructions it issued in that block */
 };
 
 /* What the probe reads of an instruction each time it issues: the
@@ -111,8 +132,21 @@ struct gs_xprobe {
  * expansion and whether it ends a basic block. */
 struct pins {
 	uint8_t ns, nd, ends, xd, shfl;
+	uint16_t wm;         /* a load: 1 + its index in p->wm[]; else 0 (none past 65535) */
 	uint32_t s[6], d[6];
 	double lat;
+};                           /* 64 bytes, one host line each (decode_all) */
+
+/* The L1 wavefronts of the last warp load whose count a load instruction
+ * computed (m 0: none yet).  The count depends only on the active lanes,
+ * the size and, per lane, the word's bank and which lanes ask for the same
+ * word, none of which moves when every lane's address moves by one
+ * multiple of 128 bytes (32 words, the banks' cycle): the next warp's rows
+ * of a tile, the next tile down a matrix.  Such a load takes the count. */
+struct wmemo {
+	uint64_t addr[GS_WARP];
+	uint32_t m;
+	unsigned size, nw;
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -155,8 +189,16 @@ static int idiv(const struct gs_ins *in);
 static int decode_all(struct gs_xprobe *p)
 {
 	const struct gs_emu_profile *pf = p->p;
-	p->pi = calloc(p->ncode ? p->ncode : 1, sizeof(*p->pi));
-	if (!p->pi)
+	uint32_t nld = 0;
+	size_t npi = p->ncode ? p->ncode : 1;
+	if (posix_memalign((void **)&p->pi, 64, npi * sizeof(*p->pi)))
+		return -1;
+	memset(p->pi, 0, npi * sizeof(*p->pi));
+	for (size_t pc = 0; pc < p->ncode && nld < UINT16_MAX; pc++)
+		if (p->code[pc].op == GS_OP_LD)
+			p->pi[pc].wm = (uint16_t)++nld;
+	p->wm = calloc(nld ? nld : 1, sizeof(*p->wm));
+	if (!p->wm)
 		return -1;
 	for (size_t pc = 0; pc < p->ncode; pc++) {
 		const struct gs_ins *in = &p->code[pc];
@@ -218,23 +260,18 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	}
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
-	p->nm = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->nm));
-	p->clk = calloc(p->nwarps, sizeof(*p->clk));
-	p->bbs = calloc(p->nwarps, sizeof(*p->bbs));
-	p->slot = calloc(p->nwarps, sizeof(*p->slot));
-	p->bnm = calloc(p->nwarps, sizeof(*p->bnm));
-	p->wnm = calloc(p->nwarps, sizeof(*p->wnm));
+	p->pw = calloc(p->nwarps, sizeof(*p->pw));
 	p->assoc = p->p && p->p->l1_assoc ? (unsigned)p->p->l1_assoc : 4;
 	int bytes = x->l->l1_bytes > 0 ? x->l->l1_bytes : 32 * 1024;
 	p->sets = (unsigned)(bytes / 32) / p->assoc;
 	if (!p->sets)
 		p->sets = 1;
-	p->tag = malloc((size_t)p->sets * p->assoc * sizeof(*p->tag));
-	p->age = malloc((size_t)p->sets * p->assoc * sizeof(*p->age));
+	if (posix_memalign((void **)&p->way, 64, (size_t)p->sets * p->assoc * sizeof(*p->way)))
+		p->way = NULL;
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
-	if (!p->issues || !p->ready || !p->nm || !p->clk || !p->bbs || !p->slot || !p->bnm || !p->wnm || !p->tag || !p->age) {
+	if (!p->issues || !p->ready || !p->pw || !p->way) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -254,14 +291,8 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	if (!p)
 		return;
 	free(p->ready);
-	free(p->nm);
-	free(p->clk);
-	free(p->bbs);
-	free(p->slot);
-	free(p->bnm);
-	free(p->wnm);
-	free(p->tag);
-	free(p->age);
+	free(p->pw);
+	free(p->way);
 	free(p->sect);
 	free(p->asect);
 	free(p->issues);
@@ -271,6 +302,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->lcount);
 	free(p->spread);
 	free(p->pi);
+	free(p->wm);
 	free(p);
 }
 
@@ -278,14 +310,9 @@ void gs_x_probe_begin(struct gs_xctx *x)
 {
 	struct gs_xprobe *p = x->pr;
 	memset(p->ready, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->ready));
-	memset(p->nm, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->nm));
-	memset(p->clk, 0, p->nwarps * sizeof(*p->clk));
-	memset(p->bbs, 0, p->nwarps * sizeof(*p->bbs));
-	memset(p->slot, 0, p->nwarps * sizeof(*p->slot));
-	memset(p->bnm, 0, p->nwarps * sizeof(*p->bnm));
-	memset(p->wnm, 0, p->nwarps * sizeof(*p->wnm));
-	memset(p->tag, 0xff, (size_t)p->sets * p->assoc * sizeof(*p->tag));
-	memset(p->age, 0, (size_t)p->sets * p->assoc * sizeof(*p->age));
+	memset(p->pw, 0, p->nwarps * sizeof(*p->pw));
+	for (size_t i = 0; i < (size_t)p->sets * p->assoc; i++)
+		p->way[i] = (struct l1way){ UINT64_MAX, 0 };
 	p->tick = 0;
 	p->seed = x->block;
 	p->ndraw = 0;
@@ -353,12 +380,10 @@ static double len(const struct gs_xprobe *p, double t, double nm)
 /* the registers instruction q writes, for the warp being issued: ready at t */
 static void set_dests(struct gs_xprobe *p, const struct pins *q, double t, double nm)
 {
-	double *ready = p->ready + (size_t)p->cw * p->nreg;
-	double *rnm = p->nm + (size_t)p->cw * p->nreg;
-	for (unsigned i = 0; i < q->nd; i++) {
-		ready[q->d[i]] = t;
-		rnm[q->d[i]] = nm;
-	}
+	struct rdy *ready = p->ready + (size_t)p->cw * p->nreg;
+	double l = len(p, t, nm);
+	for (unsigned i = 0; i < q->nd; i++)
+		ready[q->d[i]] = (struct rdy){ t, nm, l };
 }
 
 /* Integer division and remainder by a register: PTX has one instruction,
@@ -402,22 +427,22 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	 * one instruction a cycle; a branch or barrier waits for the whole
 	 * block to have issued */
 	int ends = q->ends;
-	double t = p->bbs[wi] + ++p->slot[wi];
-	double nm = p->bnm[wi];
+	struct pwarp *pw = &p->pw[wi];
+	double t = pw->bbs + ++pw->slot;
+	double nm = pw->bnm;
 	double at = len(p, t, nm), v; /* the path to t, kept with it */
-	if (ends && (v = len(p, p->clk[wi] + 1, p->wnm[wi])) > at) {
-		t = p->clk[wi] + 1;
-		nm = p->wnm[wi];
+	if (ends && (v = len(p, pw->clk + 1, pw->wnm)) > at) {
+		t = pw->clk + 1;
+		nm = pw->wnm;
 		at = v;
 	}
-	const double *ready = p->ready + (size_t)wi * p->nreg;
-	const double *rnm = p->nm + (size_t)wi * p->nreg;
+	const struct rdy *ready = p->ready + (size_t)wi * p->nreg;
 	for (unsigned i = 0; i < q->ns; i++) {
-		unsigned r = q->s[i];
-		if ((v = len(p, ready[r], rnm[r])) > at) {
-			t = ready[r];
-			nm = rnm[r];
-			at = v;
+		const struct rdy *r = &ready[q->s[i]];
+		if (r->l > at) {
+			t = r->t;
+			nm = r->nm;
+			at = r->l;
 		}
 	}
 	unsigned lw = p->win ? p->win[pc] : 0;
@@ -433,14 +458,16 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 			}
 		}
 	}
-	if (at >= len(p, p->clk[wi], p->wnm[wi])) {
-		p->clk[wi] = t;
-		p->wnm[wi] = nm;
+	/* at is len(t, nm) throughout */
+	if (at >= pw->clen) {
+		pw->clk = t;
+		pw->wnm = nm;
+		pw->clen = at;
 	}
 	if (ends) {
-		p->bbs[wi] = t;
-		p->slot[wi] = 0;
-		p->bnm[wi] = nm;
+		pw->bbs = t;
+		pw->slot = 0;
+		pw->bnm = nm;
 	}
 	if (in->cls < GS_EMU_NCLASS)
 		p->iv_inst[in->cls]++;
@@ -527,20 +554,20 @@ static void sort_u64(uint64_t *v, size_t n)
 static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate)
 {
 	unsigned set = (unsigned)((sector ^ (sector >> 11)) % p->sets);
-	uint64_t *tag = p->tag + (size_t)set * p->assoc, *age = p->age + (size_t)set * p->assoc;
+	struct l1way *way = p->way + (size_t)set * p->assoc;
 	unsigned lru = 0;
 	p->tick++;
 	for (unsigned i = 0; i < p->assoc; i++) {
-		if (tag[i] == sector) {
-			age[i] = p->tick;
+		if (way[i].tag == sector) {
+			way[i].age = p->tick;
 			return 1;
 		}
-		if (age[i] < age[lru])
+		if (way[i].age < way[lru].age)
 			lru = i;
 	}
 	if (allocate) {
-		tag[lru] = sector;
-		age[lru] = p->tick;
+		way[lru].tag = sector;
+		way[lru].age = p->tick;
 	}
 	return 0;
 }
@@ -714,33 +741,61 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
 		p->asect[p->nas++] = (struct gs_emu_atomsec){ sec[i], 1 };
 }
 
-void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
-		    unsigned size)
+/* 1 with the memo's count in *nw when the warp's active lanes are the
+ * memo's, each moved by the same multiple of 128 bytes (struct wmemo). */
+static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, unsigned size,
+		      unsigned *nw)
+{
+	if (wm->m != m || wm->size != size || !m)
+		return 0;
+	int l0 = __builtin_ctz(m);
+	uint64_t d = addr[l0] - wm->addr[l0], diff = d & 127;
+	if (m == GS_ALL) {
+		for (int l = 0; l < GS_WARP; l++)
+			diff |= (addr[l] - wm->addr[l]) ^ d;
+	} else {
+		for (uint32_t mm = m; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			diff |= (addr[l] - wm->addr[l]) ^ d;
+		}
+	}
+	if (diff)
+		return 0;
+	*nw = wm->nw;
+	return 1;
+}
+
+unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
+			unsigned size)
 {
 	struct gs_xprobe *p = x->pr;
 	const struct gs_emu_profile *pf = p->p;
 	const struct gs_ins *in = p->pin;
 	if (space == 3) {
 		const_load(p, addr, m);
-		return;
+		return 0;
 	}
 	if (space == 4) {
 		atom_request(p, addr, m, size);
-		return;
+		return 0;
 	}
 	if (space == 0) { /* shared */
 		p->iv_smem++;
 		if (!store && in)
 			set_dests(p, &p->pi[in - p->code], p->pt + pf->lat_smem, p->pnm);
-		return;
+		return 0;
 	}
-	uint64_t sec[2 * GS_WARP];
+	/* neighbouring lanes mostly share a sector: each is listed once per
+	 * run of lanes, leaving the sort little to do */
+	uint64_t sec[2 * GS_WARP], prev = UINT64_MAX; /* no sector is UINT64_MAX */
 	unsigned n = 0;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
-		uint64_t a = addr[__builtin_ctz(mm)];
-		sec[n++] = a >> 5;
-		if (((a + size - 1) >> 5) != (a >> 5))
-			sec[n++] = (a + size - 1) >> 5;
+		uint64_t a = addr[__builtin_ctz(mm)], s0 = a >> 5, s1 = (a + size - 1) >> 5;
+		sec[n] = s0; /* kept where it differs from the last one listed */
+		n += s0 != prev;
+		sec[n] = s1;
+		n += s1 != s0;
+		prev = s1;
 	}
 	unsigned u = warp_distinct(sec, n);
 	/* the footprint needs each sector once: a load that hits the L1 found
@@ -758,11 +813,22 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 		 * bytes apart in their lines 2, and 32 consecutive words over 2
 		 * lines 1.145).  Loads only: stores were not measured. */
 		if (pf->l1_wave_cycles > 0) {
-			unsigned group = size <= 4 ? GS_WARP : 128 / size, nw = 0;
-			uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
-			for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
-				nw += (m & (gmask << g0)) != 0;
-			nw += gs_x_banks(32, addr, m, size);
+			struct wmemo *wm = in && p->pi[in - p->code].wm ? &p->wm[p->pi[in - p->code].wm - 1]
+								       : NULL;
+			unsigned nw = 0;
+			if (!wm || !same_waves(wm, addr, m, size, &nw)) {
+				unsigned group = size <= 4 ? GS_WARP : 128 / size;
+				uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
+				for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
+					nw += (m & (gmask << g0)) != 0;
+				nw += gs_x_banks(32, addr, m, size);
+				if (wm) {
+					memcpy(wm->addr, addr, sizeof wm->addr);
+					wm->m = m;
+					wm->size = size;
+					wm->nw = nw;
+				}
+			}
 			p->iv_waves += nw;
 			p->l1_waves += nw;
 		}
@@ -787,7 +853,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 	if (store) {
 		if (space == 1)
 			p->st += u;
-		return;
+		return u;
 	}
 	if (in) {
 		double lat = miss ? pf->lat_l2 : pf->lat_l1;
@@ -799,6 +865,7 @@ void gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *add
 			p->lnm[k] = nm;
 		}
 	}
+	return u;
 }
 
 void gs_x_probe_barrier(struct gs_xctx *x)
@@ -807,17 +874,18 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 	double t = 0;
 	double nm = 0;
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (x->w[i].state == GS_XW_BAR && len(p, p->clk[i], p->wnm[i]) > len(p, t, nm)) {
-			t = p->clk[i];
-			nm = p->wnm[i];
+		if (x->w[i].state == GS_XW_BAR && len(p, p->pw[i].clk, p->pw[i].wnm) > len(p, t, nm)) {
+			t = p->pw[i].clk;
+			nm = p->pw[i].wnm;
 		}
 	t += p->p->barrier_cycles;
 	interval_end(p, t);
 	for (unsigned i = 0; i < p->nwarps; i++)
 		if (x->w[i].state == GS_XW_BAR) {
-			p->clk[i] = p->bbs[i] = t;
-			p->slot[i] = 0;
-			p->wnm[i] = p->bnm[i] = nm;
+			p->pw[i].clk = p->pw[i].bbs = t;
+			p->pw[i].slot = 0;
+			p->pw[i].wnm = p->pw[i].bnm = nm;
+			p->pw[i].clen = len(p, t, nm);
 		}
 }
 
@@ -827,9 +895,9 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	struct gs_xprobe *p = x->pr;
 	memset(out, 0, sizeof(*out));
 	for (unsigned i = 0; i < p->nwarps; i++)
-		if (len(p, p->clk[i], p->wnm[i]) > len(p, out->chain, out->chain_misses)) {
-			out->chain = p->clk[i];
-			out->chain_misses = p->wnm[i];
+		if (len(p, p->pw[i].clk, p->pw[i].wnm) > len(p, out->chain, out->chain_misses)) {
+			out->chain = p->pw[i].clk;
+			out->chain_misses = p->pw[i].wnm;
 		}
 	interval_end(p, out->chain);
 	out->exposed = p->exposed;
