@@ -40,6 +40,7 @@ void gs_ils_release(struct gs_ils *s)
 	free(s->order);
 	free(s->key);
 	free(s->nb);
+	free(s->warmed);
 	memset(s, 0, sizeof *s);
 }
 
@@ -180,6 +181,43 @@ static long perturb(struct gs_ils *s, size_t c)
 	return at == (long)c ? -1 : at;
 }
 
+/* A warm draw: of GS_ILS_SPREAD uniform candidates not measured, the one
+ * farthest in Hamming distance from the warm draws before it (the nearest
+ * of them), first found on ties.  Why: the first descent starts from the
+ * best of the warm draws, and uniform draws often repeat each other's knob
+ * values, a wasted look at the space where a budget is a few hundred
+ * evaluations; a maximin design spreads them, as Bayesian optimisers seed
+ * their models.  Measured on 18 published caches (results/search/README.md):
+ * the methodology's mean score 0.455 -> 0.521, 0.491 with 4 candidates and
+ * 0.552 with 16. */
+static long spread_draw(struct gs_ils *s)
+{
+	struct gs_track *t = &s->t;
+	const struct gs_sspace *sp = t->sp;
+	if (!s->warm || !sp->n)
+		return gs_pool_draw(&s->pool, &s->rng, t);
+	long best = -1;
+	size_t bestd = 0;
+	for (int k = 0; k < GS_ILS_SPREAD; k++) {
+		size_t c = gs_rng_below(&s->rng, sp->n);
+		if (t->state[c] != GS_T_NEW)
+			continue;
+		const uint16_t *a = gs_sspace_tuple(sp, c);
+		size_t dmin = SIZE_MAX;
+		for (size_t i = 0; i < s->warm; i++) {
+			const uint16_t *b = gs_sspace_tuple(sp, s->warmed[i]);
+			size_t d = 0;
+			for (size_t p = 0; p < sp->nparams; p++)
+				d += a[p] != b[p];
+			if (d < dmin)
+				dmin = d;
+		}
+		if (best < 0 || dmin > bestd)
+			best = (long)c, bestd = dmin;
+	}
+	return best >= 0 ? best : gs_pool_draw(&s->pool, &s->rng, t);
+}
+
 long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max)
 {
 	struct gs_track *t = &s->t;
@@ -188,12 +226,14 @@ long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max)
 		/* the random start: a few uniform draws, then descend from
 		 * the best of them */
 		while (k < max && s->warm < s->nwarm) {
-			long c = gs_pool_draw(&s->pool, &s->rng, t);
+			long c = spread_draw(s);
 			if (c < 0) {
 				s->warm = s->nwarm;
 				break;
 			}
-			s->warm++;
+			if (!s->warmed)
+				s->warmed = gs_xmalloc(s->nwarm * sizeof *s->warmed);
+			s->warmed[s->warm++] = (size_t)c;
 			if (t->state[c] != GS_T_NEW)
 				continue;
 			gs_track_propose(t, (size_t)c);

@@ -16,7 +16,8 @@
  * optimum.  Balanced (the `ils` strategy), the unguided neighbours are
  * tried round-robin over the parameters, the descent moves only for a gain
  * above GS_ILS_TIE, and the first descent starts from the best of nwarm
- * random draws. */
+ * random draws, spread over the space (each the farthest of GS_ILS_SPREAD
+ * candidates from those before it). */
 #ifndef GS_SEARCH_ILS_H
 #define GS_SEARCH_ILS_H
 
@@ -24,6 +25,7 @@
 
 #define GS_ILS_RESTART 5
 #define GS_ILS_TIE 0.01
+#define GS_ILS_SPREAD 8
 
 struct gs_ils {
 	struct gs_track t;
@@ -40,6 +42,7 @@ struct gs_ils {
 	int unguide_at_optimum;       /* guided: only the first descent */
 	int balanced;                 /* unguided: neighbours round-robin over parameters */
 	size_t nwarm, warm;           /* random draws before the first descent; drawn */
+	size_t *warmed;               /* those drawn, nwarm of them (owned) */
 };
 
 void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_prior *guide,

@@ -430,7 +430,39 @@ START_TEST(test_stats_and_score_bounds)
 }
 END_TEST
 
+/* ils's warm draws spread over the space: each is the farthest of a few
+ * candidates from the draws before it, so over many seeds its first four
+ * draws lie farther apart (Hamming distance to the nearest earlier draw)
+ * than random search's first four. */
+START_TEST(test_ils_warm_draws_spread)
+{
+	struct gs_record r;
+	make_record(&r);
+	const struct gs_strategy_ops *ops[2] = { gs_strategy_find("ils"), gs_strategy_find("random") };
+	double mean[2] = { 0, 0 };
+	size_t seq[4];
+	for (int o = 0; o < 2; o++)
+		for (uint64_t seed = 1; seed <= 200; seed++) {
+			ck_assert_uint_eq(drive(ops[o], &r, NULL, seed, 4, 4, seq), 4);
+			for (size_t i = 1; i < 4; i++) {
+				size_t dmin = SIZE_MAX;
+				for (size_t j = 0; j < i; j++) {
+					const uint16_t *a = gs_sspace_tuple(&r.sp, seq[i]), *b = gs_sspace_tuple(&r.sp, seq[j]);
+					size_t d = 0;
+					for (size_t p = 0; p < r.sp.nparams; p++)
+						d += a[p] != b[p];
+					dmin = d < dmin ? d : dmin;
+				}
+				mean[o] += (double)dmin / (200 * 3);
+			}
+		}
+	ck_assert_msg(mean[0] > mean[1] + 0.3, "ils %.3f, random %.3f", mean[0], mean[1]);
+	gs_record_release(&r);
+}
+END_TEST
+
 GS_TEST_MAIN(test_space_lookup_and_neighbours, test_prior_matches_by_value, test_strategies_keep_the_contract,
 	     test_exhaustive_is_enumeration_order, test_prior_strategies_need_one,
 	     test_prior_order_follows_a_good_prior, test_pils_drops_a_wrong_prior_for_ils, test_replay_respects_the_budget, test_budget_forms,
-	     test_stats_and_score_bounds, test_ro_ranks_by_register_ratio_times_occupancy)
+	     test_stats_and_score_bounds, test_ro_ranks_by_register_ratio_times_occupancy,
+	     test_ils_warm_draws_spread)
