@@ -5,31 +5,35 @@
 #   scripts/bench/heldout/run-device.sh emu DIR [SPACE ...]   # model, real size
 #   scripts/bench/heldout/run-device.sh gpu DIR [SPACE ...]   # the H100
 #
-# emu: the emulated H100 (emu:sm_90) at the real problem size, 16 jobs;
+# emu: the emulated H100 (emu:sm_90) at the real problem size, JOBS jobs;
 # stores DIR/NAME-emu-sm_90-real.db and DIR/NAME-emu-sm_90-real-run.txt.
 # gpu: the host's GPU; stores DIR/NAME-h100.db and DIR/NAME-h100-run.txt.
 # The predictions (emu) are to be committed before the measurements (gpu).
 # Running it again resumes the sweeps in DIR.  Exit status 1 if a sweep failed.
-# Without SPACE names, every space of scripts/bench/heldout.  Copy the stores
-# into results/heldout/ for scripts/report/heldout.sh.
+# Without SPACE names, every space of the suite: SUITE, a directory (default
+# scripts/bench/heldout; the second suite is scripts/bench/heldout2).  JOBS:
+# emu's jobs (default 16).  Copy the stores into results/heldout/ (the second
+# suite's into results/heldout2/) for scripts/report/heldout.sh.
 set -u
 mode=${1:?usage: run-device.sh emu|gpu DIR [SPACE ...]}
 dir=${2:?usage: run-device.sh emu|gpu DIR [SPACE ...]}
 shift 2
 g=${GSEARCH:-build/gsearch}
+suite=${SUITE:-scripts/bench/heldout}
+jobs=${JOBS:-16}
 mkdir -p "$dir"
 if [ $# -eq 0 ]; then
-	set -- $(for f in scripts/bench/heldout/*.space; do basename "$f" .space; done)
+	set -- $(for f in "$suite"/*.space; do basename "$f" .space; done)
 fi
 rc=0
 for s in "$@"; do
-	sp=scripts/bench/heldout/$s.space
+	sp=$suite/$s.space
 	case $mode in
 	emu)
 		db=$dir/$s-emu-sm_90-real.db
 		out=$dir/$s-emu-sm_90-real-run.txt
 		"$g" version >"$out" 2>&1
-		"$g" run --device emu:sm_90 --jobs 16 --db "$db" "$sp" >>"$out" 2>&1 || rc=1
+		"$g" run --device emu:sm_90 --jobs "$jobs" --db "$db" "$sp" >>"$out" 2>&1 || rc=1
 		;;
 	gpu)
 		db=$dir/$s-h100.db
