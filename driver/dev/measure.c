@@ -1087,6 +1087,45 @@ static int time_config(struct gs_measure *m, struct gs_module *mod, const struct
 	return rc;
 }
 
+/* Whether the variant compiled at the emulator sizes (env) is the one the
+ * real size (renv) would compile: a define or option computed from a
+ * problem with an `emu` size differs, and the emulator would time other
+ * code than the real kernel's.  0 the same (or not known); 1 with why in
+ * err. */
+static int real_defines_differ(const struct gs_measure *m, const struct gs_value *env,
+			       const struct gs_value *renv, char *err, size_t errlen)
+{
+	struct gs_vm vm;
+	struct gs_variant a, b;
+	char e[256];
+	int differ = 0;
+	gs_vm_init(&vm);
+	if (gs_variant_build(m->sp, env, "sm_90", "", &vm, &a, e, sizeof e) < 0) {
+		gs_vm_release(&vm);
+		return 0;
+	}
+	if (gs_variant_build(m->o.real, renv, "sm_90", "", &vm, &b, e, sizeof e) == 0) {
+		for (size_t i = 0; !differ && i < a.nkey_opts && i < b.nkey_opts; i++)
+			if (strcmp(a.opts[i], b.opts[i])) {
+				differ = 1;
+				snprintf(err, errlen, "compiled with %s from the emulator sizes, where the "
+					 "real size gives %s: a real-size time would be another kernel's; "
+					 "give the problems it depends on no `emu` size, or time at the "
+					 "emulator size (--emu)", a.opts[i], b.opts[i]);
+			}
+		if (!differ && a.nkey_opts != b.nkey_opts) {
+			differ = 1;
+			snprintf(err, errlen, "compiled with other options at the emulator sizes than the "
+				 "real size gives: a real-size time would be another kernel's; give the "
+				 "problems they depend on no `emu` size, or time at the emulator size (--emu)");
+		}
+		gs_variant_release(&b);
+	}
+	gs_variant_release(&a);
+	gs_vm_release(&vm);
+	return differ;
+}
+
 /* The configuration's modeled time at the real size: its launches with the
  * real problem's geometry, arguments and buffers, each executing a sample
  * of its blocks.  0; 1 with a message in err (the configuration has no
@@ -1107,6 +1146,10 @@ static int real_time(struct gs_measure *m, struct gs_module *mod, const struct g
 		renv[rs->params[k].slot] = env[m->sp->params[k].slot];
 	if (gs_config_check(rs, renv, &m->vm, &failed, &d) != 1) {
 		snprintf(err, errlen, "the configuration does not pass its constraints at the real size");
+		rc = 1;
+		goto out;
+	}
+	if (real_defines_differ(m, env, renv, err, errlen)) {
 		rc = 1;
 		goto out;
 	}

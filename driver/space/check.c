@@ -729,6 +729,18 @@ static void check_launch(struct checker *ck, struct gs_launch *l, size_t idx)
 	compile_geom(ck, &l->grid, allow, "a grid size", l);
 	if (l->shared)
 		l->shared_c = compile_loop(ck, l->shared, allow, what, l);
+	/* a reference without its own geometry takes the space's, which runs
+	 * once per sweep too, so it may not depend on parameters either */
+	if (l->reference && !l->block.n && sp->block.n) {
+		struct gs_geom g = sp->block;
+		compile_geom(ck, &g, allow, "a reference launch's block size (the space's, for want of "
+			     "its own `block` clause)", l);
+	}
+	if (l->reference && !l->grid.n && sp->grid.n) {
+		struct gs_geom g = sp->grid;
+		compile_geom(ck, &g, allow, "a reference launch's grid size (the space's, for want of "
+			     "its own `grid` clause)", l);
+	}
 	if (!l->block.n && !sp->block.n)
 		gs_diag_error(ck->d, l->loc, "no block size: add a `block` statement or clause");
 	if (!l->grid.n && !sp->grid.n)
