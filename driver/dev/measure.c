@@ -1096,32 +1096,23 @@ static int real_defines_differ(const struct gs_measure *m, const struct gs_value
 			       const struct gs_value *renv, char *err, size_t errlen)
 {
 	struct gs_vm vm;
-	struct gs_variant a, b;
-	char e[256];
+	char **a, **b, e[256];
+	size_t na, nb;
 	int differ = 0;
 	gs_vm_init(&vm);
-	if (gs_variant_build(m->sp, env, "sm_90", "", &vm, &a, e, sizeof e) < 0) {
-		gs_vm_release(&vm);
-		return 0;
-	}
-	if (gs_variant_build(m->o.real, renv, "sm_90", "", &vm, &b, e, sizeof e) == 0) {
-		for (size_t i = 0; !differ && i < a.nkey_opts && i < b.nkey_opts; i++)
-			if (strcmp(a.opts[i], b.opts[i])) {
-				differ = 1;
-				snprintf(err, errlen, "compiled with %s from the emulator sizes, where the "
-					 "real size gives %s: a real-size time would be another kernel's; "
-					 "give the problems it depends on no `emu` size, or time at the "
-					 "emulator size (--emu)", a.opts[i], b.opts[i]);
-			}
-		if (!differ && a.nkey_opts != b.nkey_opts) {
+	/* the architecture is the same on both sides: any will do */
+	int ra = gs_variant_key_options(m->sp, env, "", &vm, &a, &na, e, sizeof e);
+	int rb = gs_variant_key_options(m->o.real, renv, "", &vm, &b, &nb, e, sizeof e);
+	for (size_t i = 0; ra == 0 && rb == 0 && !differ && (i < na || i < nb); i++)
+		if (i >= na || i >= nb || strcmp(a[i], b[i])) {
 			differ = 1;
-			snprintf(err, errlen, "compiled with other options at the emulator sizes than the "
-				 "real size gives: a real-size time would be another kernel's; give the "
-				 "problems they depend on no `emu` size, or time at the emulator size (--emu)");
+			snprintf(err, errlen, "compiled with %s from the emulator sizes, where the real "
+				 "size gives %s: a real-size time would be another kernel's; give the "
+				 "problems it depends on no `emu` size, or time at the emulator size "
+				 "(--emu)", i < na ? a[i] : "nothing", i < nb ? b[i] : "nothing");
 		}
-		gs_variant_release(&b);
-	}
-	gs_variant_release(&a);
+	gs_variant_key_options_free(b, nb);
+	gs_variant_key_options_free(a, na);
 	gs_vm_release(&vm);
 	return differ;
 }

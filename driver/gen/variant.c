@@ -89,6 +89,72 @@ static int cond_true(const struct gs_code *c, const struct gs_value *env, struct
 	return 0;
 }
 
+/* The options of a variant's key into o: the architecture, the -D defines
+ * of every parameter and let, the parameters' and the space's options.  0,
+ * or -1 with a message (what was rendered stays in o). */
+static int key_options(const struct gs_space *sp, const struct gs_value *env, const char *arch,
+		       struct gs_vm *vm, struct optv *o, char *err, size_t errlen)
+{
+	struct gs_buf b = GS_BUF_INIT;
+	gs_vm_reset(vm);
+	push(o, gs_xasprintf("-arch=%s", arch));
+	for (size_t i = 0; i < sp->nparams; i++) {
+		const struct gs_param *pa = &sp->params[i];
+		if (!pa->define)
+			continue;
+		gs_buf_reset(&b);
+		gs_define_value_to(&b, pa->name, env[pa->slot]);
+		push(o, gs_xstrdup(gs_buf_str(&b)));
+	}
+	for (size_t i = 0; i < sp->nlets; i++) {
+		const struct gs_let *l = &sp->lets[i];
+		if (!l->define)
+			continue;
+		gs_buf_reset(&b);
+		gs_define_value_to(&b, l->name, env[l->slot]);
+		push(o, gs_xstrdup(gs_buf_str(&b)));
+	}
+	int rc = 0;
+	for (size_t i = 0; i < sp->nparams && rc == 0; i++) {
+		const struct gs_param *pa = &sp->params[i];
+		int yes;
+		if (!pa->option)
+			continue;
+		if ((rc = cond_true(pa->option_if_code, env, vm, &yes, err, errlen)) < 0 || !yes)
+			continue;
+		gs_buf_reset(&b);
+		if ((rc = render(pa->option, env, vm, &b, err, errlen)) == 0 && b.len)
+			push(o, gs_xstrdup(gs_buf_str(&b)));
+	}
+	for (size_t i = 0; i < sp->noptions && rc == 0; i++) {
+		int yes;
+		if ((rc = cond_true(sp->options[i].cond_code, env, vm, &yes, err, errlen)) < 0 || !yes)
+			continue;
+		gs_buf_reset(&b);
+		if ((rc = render(sp->options[i].text, env, vm, &b, err, errlen)) == 0 && b.len)
+			push(o, gs_xstrdup(gs_buf_str(&b)));
+	}
+	gs_buf_release(&b);
+	return rc;
+}
+
+int gs_variant_key_options(const struct gs_space *sp, const struct gs_value *env, const char *arch,
+			   struct gs_vm *vm, char ***opts, size_t *n, char *err, size_t errlen)
+{
+	struct optv o = { 0 };
+	int rc = key_options(sp, env, arch, vm, &o, err, errlen);
+	*opts = o.v;
+	*n = o.n;
+	return rc;
+}
+
+void gs_variant_key_options_free(char **opts, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(opts[i]);
+	free(opts);
+}
+
 int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, const char *arch,
 		     const char *nvrtc_version, struct gs_vm *vm, struct gs_variant *v, char *err,
 		     size_t errlen)
@@ -120,46 +186,7 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 
 	struct optv o = { 0 };
 	struct gs_buf b = GS_BUF_INIT;
-	gs_vm_reset(vm);
-	push(&o, gs_xasprintf("-arch=%s", arch));
-	for (size_t i = 0; i < sp->nparams; i++) {
-		const struct gs_param *pa = &sp->params[i];
-		if (!pa->define)
-			continue;
-		gs_buf_reset(&b);
-		gs_buf_printf(&b, "-D%s=", pa->name);
-		gs_define_value(&b, env[pa->slot]);
-		push(&o, gs_xstrdup(gs_buf_str(&b)));
-	}
-	for (size_t i = 0; i < sp->nlets; i++) {
-		const struct gs_let *l = &sp->lets[i];
-		if (!l->define)
-			continue;
-		gs_buf_reset(&b);
-		gs_buf_printf(&b, "-D%s=", l->name);
-		gs_define_value(&b, env[l->slot]);
-		push(&o, gs_xstrdup(gs_buf_str(&b)));
-	}
-	int rc = 0;
-	for (size_t i = 0; i < sp->nparams && rc == 0; i++) {
-		const struct gs_param *pa = &sp->params[i];
-		int yes;
-		if (!pa->option)
-			continue;
-		if ((rc = cond_true(pa->option_if_code, env, vm, &yes, err, errlen)) < 0 || !yes)
-			continue;
-		gs_buf_reset(&b);
-		if ((rc = render(pa->option, env, vm, &b, err, errlen)) == 0 && b.len)
-			push(&o, gs_xstrdup(gs_buf_str(&b)));
-	}
-	for (size_t i = 0; i < sp->noptions && rc == 0; i++) {
-		int yes;
-		if ((rc = cond_true(sp->options[i].cond_code, env, vm, &yes, err, errlen)) < 0 || !yes)
-			continue;
-		gs_buf_reset(&b);
-		if ((rc = render(sp->options[i].text, env, vm, &b, err, errlen)) == 0 && b.len)
-			push(&o, gs_xstrdup(gs_buf_str(&b)));
-	}
+	int rc = key_options(sp, env, arch, vm, &o, err, errlen);
 	v->nkey_opts = o.n;
 	/* not in the key: where things are on this host, and asking for the
 	 * resource report, which does not change the code */

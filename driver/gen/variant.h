@@ -32,6 +32,12 @@ struct gs_variant {
 int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, const char *arch,
 		     const char *nvrtc_version, struct gs_vm *vm, struct gs_variant *v, char *err,
 		     size_t errlen);
+/* The options of the variant's key alone (opts[0..nkey_opts) of
+ * gs_variant_build), without the source: *opts, *n of them, freed by
+ * gs_variant_key_options_free, also after -1 (with a message). */
+int gs_variant_key_options(const struct gs_space *sp, const struct gs_value *env, const char *arch,
+			   struct gs_vm *vm, char ***opts, size_t *n, char *err, size_t errlen);
+void gs_variant_key_options_free(char **opts, size_t n);
 /* Append to out what of a kernel source a compile depends on: the text with
  * comments out and blanks collapsed, literals and line structure kept where
  * they can matter (srckey.c says which).  Two sources with the same key
