@@ -112,8 +112,10 @@ static double sm_time(const struct waves *w, double q, int *latency)
 {
 	int lf = 0, lr = 0;
 	double t = 0;
-	if (w->full > 1 || (w->full && w->rest))
-		t += (double)(w->full - !w->rest) * wave_time(w, w->bps, q, 0, &lf);
+	/* the last wave is the partial one if there is one, else the last full one */
+	uint64_t paced = w->rest || !w->full ? w->full : w->full - 1;
+	if (paced)
+		t += (double)paced * wave_time(w, w->bps, q, 0, &lf);
 	if (w->rest)
 		t += wave_time(w, w->rest, q, 1, &lr);
 	else if (w->full)
