@@ -335,15 +335,20 @@ void gs_ils_observe(struct gs_ils *s, size_t cfg, double time_ms)
 
 /* ---- the `ils` strategy -------------------------------------------------- */
 
-static void *ils_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
+void gs_ils_init_balanced(struct gs_ils *s, const struct gs_sspace *sp, uint64_t seed)
 {
-	(void)prior;
-	struct gs_ils *s = gs_xmalloc(sizeof *s);
 	gs_ils_init(s, sp, NULL, seed);
 	s->balanced = 1;
 	for (size_t i = 0; i < sp->nparams; i++)
 		s->nwarm += sp->params[i].nvalues > 1;
 	s->key = gs_xmalloc((sp->n ? sp->n : 1) * sizeof *s->key);
+}
+
+static void *ils_new(const struct gs_sspace *sp, const struct gs_prior *prior, uint64_t seed)
+{
+	(void)prior;
+	struct gs_ils *s = gs_xmalloc(sizeof *s);
+	gs_ils_init_balanced(s, sp, seed);
 	return s;
 }
 

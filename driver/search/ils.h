@@ -47,6 +47,9 @@ struct gs_ils {
 
 void gs_ils_init(struct gs_ils *s, const struct gs_sspace *sp, const struct gs_prior *guide,
 		 uint64_t seed);
+/* Unguided and balanced, with one warm draw per parameter that has a
+ * choice: the engine as the `ils` strategy runs it. */
+void gs_ils_init_balanced(struct gs_ils *s, const struct gs_sspace *sp, uint64_t seed);
 void gs_ils_release(struct gs_ils *s);
 long gs_ils_propose(struct gs_ils *s, size_t *out, size_t max);
 void gs_ils_observe(struct gs_ils *s, size_t cfg, double time_ms);

@@ -79,11 +79,7 @@ static void *pils_new(const struct gs_sspace *sp, const struct gs_prior *prior, 
 	gs_pcheck_init(&p->check, prior, &p->e.rng);
 	/* the hedge is the `ils` strategy, its own seed drawn from the
 	 * search's */
-	gs_ils_init(&p->u, sp, NULL, seed ^ 0x9e3779b97f4a7c15ull);
-	p->u.balanced = 1;
-	for (size_t i = 0; i < sp->nparams; i++)
-		p->u.nwarm += sp->params[i].nvalues > 1;
-	p->u.key = gs_xmalloc((sp->n ? sp->n : 1) * sizeof *p->u.key);
+	gs_ils_init_balanced(&p->u, sp, seed ^ 0x9e3779b97f4a7c15ull);
 	p->owner = gs_xcalloc(sp->n ? sp->n : 1, 1);
 	p->best[PILS_PRIOR] = p->best[PILS_HEDGE] = INFINITY;
 	return p;
