@@ -320,7 +320,7 @@ static int compile_once(const struct gs_compile_in *in, struct gs_compile_out *o
 {
 	memset(out, 0, sizeof(*out));
 	char err[256];
-	struct server *mine = is_cancelled() ? NULL : server_take(err, sizeof err);
+	struct server *mine = server_take(err, sizeof err); /* NULL once cancelled */
 	if (!mine && is_cancelled()) {
 		out->cancelled = 1;
 		out->log = gs_xstrdup("compile cancelled");
