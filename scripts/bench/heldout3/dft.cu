@@ -27,7 +27,7 @@ static __device__ __forceinline__ float2 twiddle(unsigned idx, int n, const floa
 	/* tab[j] = cos(2 pi j / n), j <= n/4: the quadrant picks the sign and
 	 * whether cos and sin swap. */
 	unsigned q = (unsigned)n >> 2;
-	unsigned quad = idx / q, r = idx % q;
+	unsigned quad = idx >> (__ffs(n) - 3), r = idx & (q - 1);
 	float a = tab[r], b = tab[q - r];
 	c = (quad & 1) ? -b : a;
 	s = (quad & 1) ? a : b;
