@@ -1159,6 +1159,105 @@ START_TEST(test_probe_loop_span)
 }
 END_TEST
 
+/* One sampled block (block 0 of `blocks`), with or without loop sampling. */
+static void sampled_block(struct kmod *k, const char *name, unsigned blocks, unsigned threads,
+			  void **args, int loops, struct gs_emu_blockstat *st)
+{
+	uint64_t only = 0;
+	struct gs_emu_counters c;
+	char err[512];
+	struct gs_emu_launch l = {
+		.mod = k->m, .entry = gs_ptx_entry(k->m, name), .grid = { blocks, 1, 1 },
+		.block = { threads, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
+		.mem = &k->mem, .threads = 1, .only = &only, .nonly = 1, .stats = st,
+		.l1_bytes = 65536, .blocks_per_sm = 4, .loops = loops,
+	};
+	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
+}
+
+static uint64_t warp_inst(const struct gs_emu_counters *c)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < GS_EMU_NCLASS; i++)
+		n += c->warp_inst[i];
+	return n;
+}
+
+/* within a share f of b */
+static int near(double a, double b, double f)
+{
+	return fabs(a - b) <= f * fabs(b);
+}
+
+/* tests/emu/longloop.cu: loop sampling skips most iterations of the
+ * counted loops, with barriers or without, and what the probe observes of the block stays within a
+ * few per cent of the whole run's: the instructions exactly where the
+ * iterations are alike, the chain, the L1's sectors and the footprint.
+ * A loop whose end depends on memory runs whole. */
+START_TEST(test_loop_sampling)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/longloop.cu", NULL, NULL))
+		return;
+	enum { N = 4096, T = 64 };
+	static float p[4 * N], x[4 * N];
+	for (int i = 0; i < 4 * N; i++) {
+		p[i] = (float)(rnd() % 1000) / 100.0f;
+		x[i] = (float)(rnd() % 100);
+	}
+	int n = N, nx = 4 * N, rows = 16, cols = 512;
+	uint64_t dp = kbuf(&k, sizeof p, p), da = kbuf(&k, sizeof p, NULL);
+	uint64_t dx = kbuf(&k, sizeof x, x), dout = kbuf(&k, 4 * T * 4, NULL);
+	static int next[N];
+	for (int i = 0; i < N; i++)
+		next[i] = i + 1 < 600 ? i + 1 : -1;
+	uint64_t dn = kbuf(&k, sizeof next, next);
+	void *a_pairs[] = { &dp, &da, &n }, *a_strided[] = { &dx, &dout, &nx };
+	void *a_nest[] = { &dx, &dout, &rows, &cols }, *a_chase[] = { &dn, &dout };
+	struct {
+		const char *name;
+		void **args;
+		uint64_t least; /* iterations skipped, at least (NVRTC unrolls by up to 4) */
+	} ks[] = {
+		{ "pairs", a_pairs, (uint64_t)(T / 32) * N / 8 },
+		{ "tiles", a_pairs, (uint64_t)(T / 32) * N / 64 / 2 },
+		{ "strided", a_strided, 32 },
+		{ "nest", a_nest, (uint64_t)(T / 32) * rows * cols / 16 },
+		{ "chase", a_chase, 0 },
+	};
+	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+		struct gs_emu_blockstat whole, fast;
+		sampled_block(&k, ks[i].name, 4, T, ks[i].args, 0, &whole);
+		sampled_block(&k, ks[i].name, 4, T, ks[i].args, 1, &fast);
+		ck_assert_uint_eq(whole.loop_skipped, 0);
+		if (!ks[i].least) {
+			ck_assert_uint_eq(fast.loop_skipped, 0);
+			ck_assert(fast.chain == whole.chain);
+		} else {
+			ck_assert_msg(fast.loop_skipped >= ks[i].least, "%s skipped %llu", ks[i].name,
+				      (unsigned long long)fast.loop_skipped);
+		}
+		ck_assert_msg(near((double)warp_inst(&fast.c), (double)warp_inst(&whole.c), 0.001),
+			      "%s: %llu instructions, whole %llu", ks[i].name,
+			      (unsigned long long)warp_inst(&fast.c),
+			      (unsigned long long)warp_inst(&whole.c));
+		ck_assert_msg(near(fast.chain, whole.chain, 0.01), "%s: chain %g, whole %g",
+			      ks[i].name, fast.chain, whole.chain);
+		ck_assert_msg(near((double)(fast.l1_hit + fast.l1_miss),
+				   (double)(whole.l1_hit + whole.l1_miss), 0.01),
+			      "%s: sectors %llu, whole %llu", ks[i].name,
+			      (unsigned long long)(fast.l1_hit + fast.l1_miss),
+			      (unsigned long long)(whole.l1_hit + whole.l1_miss));
+		ck_assert_msg(near((double)fast.nsectors, (double)whole.nsectors, 0.02),
+			      "%s: footprint %zu, whole %zu", ks[i].name, fast.nsectors,
+			      whole.nsectors);
+		gs_emu_blockstat_release(&whole);
+		gs_emu_blockstat_release(&fast);
+	}
+	kfree(&k);
+}
+END_TEST
+
 /* tests/emu/misc.cu: doubles, float4, bytes, constants, device globals,
  * dynamic shared memory, integer division */
 START_TEST(test_misc)
@@ -1816,7 +1915,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

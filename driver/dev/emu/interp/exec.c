@@ -614,8 +614,11 @@ reload:
 			uint32_t p = pred[in->guard];
 			m &= in->gneg ? ~p : p;
 			if (!m) {
-				if (in->op == GS_OP_BRA)
+				if (in->op == GS_OP_BRA) {
 					cnt->branches++;
+					if (__builtin_expect(x->loops != NULL, 0) && in->tgt <= pc)
+						gs_x_loop_exit(x, w, pc);
+				}
 				pc++;
 				continue;
 			}
@@ -966,6 +969,8 @@ reload:
 				if (nt) {
 					/* the paths split: this entry waits where they meet */
 					cnt->divergent++;
+					if (__builtin_expect(x->loops != NULL, 0) && tgt <= pc)
+						gs_x_loop_exit(x, w, pc);
 					w->stk[w->sp].pc = in->rpc;
 					if (push(w, pc + 1, in->rpc, nt, 0) < 0 ||
 					    push(w, tgt, in->rpc, m, 0) < 0)
@@ -973,6 +978,8 @@ reload:
 					goto reload;
 				}
 			}
+			if (tgt <= pc && __builtin_expect(x->loops != NULL, 0))
+				issued += gs_x_loop_back(x, w, pc, issued);
 			if (tgt <= pc && --slice == 0) {
 				w->stk[w->sp].pc = tgt;
 				goto out;
@@ -1243,6 +1250,8 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 	x->nseen = 0;
 	if (x->pr)
 		gs_x_probe_begin(x);
+	if (x->loops)
+		gs_x_loops_begin(x);
 	for (unsigned i = 0; i < x->nwarps; i++) {
 		struct gs_xwarp *w = &x->w[i];
 		memset(w->local, 0, GS_WARP * x->local_bytes);
@@ -1258,6 +1267,8 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 			if (w->state != GS_XW_RUN)
 				continue;
 			uint64_t before = w->issued;
+			if (x->loops)
+				gs_x_loops_turn(x);
 			int rc = run_warp(x, w);
 			if (rc < 0)
 				return rc;
@@ -1287,6 +1298,8 @@ static int run_block(struct gs_xctx *x, uint64_t b)
 			continue;
 		if (!waiting)
 			break;
+		if (x->loops)
+			gs_x_loops_release(x);
 		bar_release(x);
 	}
 	x->c.blocks++;
@@ -1339,6 +1352,7 @@ static void ctx_release(struct gs_xctx *x)
 {
 	gs_x_probe_free(x->pr);
 	x->pr = NULL;
+	gs_x_loops_free(x);
 	if (x->w) {
 		for (unsigned i = 0; i < x->nwarps; i++) {
 			free(x->w[i].rf);
@@ -1467,7 +1481,8 @@ int gs_emu_run(const struct gs_emu_launch *l, struct gs_emu_counters *c, char *e
 	for (int i = 0; i < nthr; i++) {
 		/* a sampled launch's contexts carry a probe each */
 		if (ctx_init(&xs[i], &proto) < 0 ||
-		    (l->only && !(xs[i].pr = gs_x_probe_new(&xs[i])))) {
+		    (l->only && !(xs[i].pr = gs_x_probe_new(&xs[i]))) ||
+		    (l->only && l->loops && gs_x_loops_new(&xs[i]) < 0)) {
 			ctx_release(&xs[i]);
 			memset(&xs[i], 0, sizeof(xs[i]));
 			if (i == 0) {

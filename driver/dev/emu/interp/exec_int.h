@@ -242,6 +242,8 @@ struct gs_xctx {
 	struct gs_xrun *run;
 	/* a sampled launch's observer (model/probe.c), NULL otherwise */
 	struct gs_xprobe *pr;
+	/* its loop sampling (exec_loops.c), NULL: every iteration runs */
+	struct gs_xloops *loops;
 };
 
 /* model/probe.c: what a sampled launch observes of each block, called
@@ -261,6 +263,36 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		    unsigned size);
 void gs_x_probe_barrier(struct gs_xctx *x);
 void gs_x_probe_end(struct gs_xctx *x, size_t i);
+/* For loop sampling: the bytes of a snapshot of what warp wi's iterations
+ * of the loop [lo, hi] add to the probe, and the snapshot.  Then `skip`
+ * more iterations at the rate of the `span` from snapshot s0 to b, added
+ * to what the block observes (the footprint growing by skip / 2 units of
+ * two iterations like the one from a to b, c being the one before a; -1:
+ * the iterations do not repeat in a way it can extend, and nothing changed
+ * but the footprint; barriers: the loop synchronises the block) and to
+ * warp wi's chain (dregs[0..nd): the registers the loop writes). */
+size_t gs_x_probe_snap_bytes(size_t lo, size_t hi);
+void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi, void *buf);
+int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s0,
+			  const void *c, const void *a, const void *b, uint64_t span,
+			  uint64_t skip, int barriers);
+void gs_x_probe_skip_warp(struct gs_xctx *x, unsigned wi, const uint32_t *dregs, unsigned nd,
+			  const void *s0, const void *b, uint64_t span, uint64_t skip);
+
+/* exec_loops.c: loop sampling in a sampled launch.  gs_x_loop_back is
+ * called at each backward branch a warp takes whole (issued: its count
+ * so far), and returns the instructions the iterations it skipped would
+ * have issued; gs_x_loop_exit where one falls through or splits. */
+int gs_x_loops_new(struct gs_xctx *x);
+void gs_x_loops_free(struct gs_xctx *x);
+void gs_x_loops_begin(struct gs_xctx *x);
+void gs_x_loops_turn(struct gs_xctx *x);
+uint64_t gs_x_loops_skipped(const struct gs_xctx *x); /* the block's iterations skipped */
+uint64_t gs_x_loop_back(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc, uint64_t issued);
+void gs_x_loop_exit(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc);
+/* before a barrier's release: skips a loop that synchronises the block
+ * where every warp has found it can */
+void gs_x_loops_release(struct gs_xctx *x);
 
 /* Fault helpers: fill x->msg and return GS_EMU_FAULT. */
 int gs_x_fault(struct gs_xctx *x, const struct gs_xwarp *w, const struct gs_ins *in, int lane,

@@ -97,6 +97,9 @@ struct gs_emu_launch {
 	 * allows */
 	const uint8_t *load_window;
 	size_t nload_window;
+	/* a sampled launch skips most iterations of long loops once they
+	 * repeat (exec_loops.c) */
+	int loops;
 };
 
 enum {

@@ -90,6 +90,26 @@ static void relocate(struct gs_ptxl *L)
 			     (unsigned long long)(base + emax));
 	m->const_hi = (uint32_t)off;
 	m->rf_bytes = (uint32_t)(base + emax);
+	/* which registers are 64-bit, for what reads a register's lanes
+	 * without an instruction to say (loop sampling, exec_loops.c): per
+	 * entry, since entries share the registers above base */
+	for (size_t e = 0; e < m->nfuncs; e++) {
+		if (!m->funcs[e].entry || !m->funcs[e].defined)
+			continue;
+		uint8_t *wide = gs_xcalloc(m->rf_bytes / 128 + 1, 1);
+		for (size_t i = 0; i < m->nslots; i++)
+			wide[m->slots[i].off >> 7] = m->slots[i].wide;
+		for (size_t f = 0; f < m->nfuncs; f++) {
+			if (!m->funcs[f].defined || (m->funcs[f].entry && f != e))
+				continue;
+			for (size_t r = 0; r < L->fn[f].nreg; r++) {
+				const struct gs_ptxl_reg *g = &L->fn[f].reg[r];
+				if (g->width == 8 && g->off >= 0)
+					wide[(fbase[f] + (uint64_t)g->off) >> 7] = 1;
+			}
+		}
+		m->funcs[e].rwide = wide;
+	}
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		const struct gs_ptx_func *fn = &m->funcs[f];
 
@@ -617,6 +637,7 @@ void gs_ptx_free(struct gs_ptx_module *m, struct gs_emu_mem *mem)
 		free(fn->callees);
 		free(fn->consts);
 		free(fn->var_off);
+		free(fn->rwide);
 	}
 	for (size_t v = 0; v < m->nvars; v++)
 		free(m->vars[v].name);

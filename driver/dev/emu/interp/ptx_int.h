@@ -304,6 +304,8 @@ struct gs_ptx_func {
 	int seq;          /* global atomics somewhere in the call tree: run blocks in order */
 	unsigned char *consts; /* the register-file template of constant slots */
 	uint64_t *var_off; /* per variable: its offset in this entry (shared, local) */
+	uint8_t *rwide;   /* entries: per 128 bytes of the register file, 1 where a
+			   * 64-bit register of its call tree starts */
 };
 
 struct gs_ptx_module {

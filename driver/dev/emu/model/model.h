@@ -92,6 +92,7 @@ struct gs_emu_blockstat {
 	size_t natom;
 	double win_sum;          /* the load windows (probe.c) of the global loads its warps */
 	uint64_t win_loads;      /* issued, and how many (0 when no windows were known) */
+	uint64_t loop_skipped;   /* loop iterations its warps skipped (interp/exec_loops.c) */
 };
 void gs_emu_blockstat_release(struct gs_emu_blockstat *b);
 

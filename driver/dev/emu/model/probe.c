@@ -75,6 +75,7 @@ struct gs_xprobe {
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
 	uint64_t *sect;
 	size_t ns, cap;
+	uint64_t merges;     /* times the list was merged (footprint_add) */
 	/* the barrier interval under way: when it began, what it issued */
 	double iv_start, exposed;
 	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors, iv_waves;
@@ -320,6 +321,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->l1_waves = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
+	p->merges = 0;
 	p->pin = NULL;
 	p->iv_start = p->exposed = 0;
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
@@ -595,6 +597,7 @@ static void footprint_add(struct gs_xprobe *p, const uint64_t *sec, unsigned u)
 			if (!i || p->sect[i] != p->sect[i - 1])
 				p->sect[k++] = p->sect[i];
 		p->ns = k;
+		p->merges++;
 	}
 }
 
@@ -921,6 +924,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->loop_share = all ? (double)loop / (double)all : 0;
 	out->win_sum = p->win_sum;
 	out->win_loads = p->win_loads;
+	out->loop_skipped = gs_x_loops_skipped(x);
 	memcpy(out->xinst, p->xinst, sizeof out->xinst);
 	out->const_cycles = p->ccyc;
 	out->const_uniform = p->cuni;
@@ -952,4 +956,144 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
 	free(b->atom);
 	b->atom = NULL;
 	b->natom = 0;
+}
+
+/* ---- loop sampling (interp/exec_loops.c) ------------------------------------------ */
+
+/* What of the probe one warp's iterations of a loop add to: its chain,
+ * the block's counts, the footprint's length, the issues of the loop's
+ * instructions [lo, hi] (after the fixed part). */
+struct snap {
+	double clk, wnm, bbs, bnm;
+	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start;
+	double xinst[GS_EMU_NCLASS], iv_inst[GS_EMU_NCLASS];
+	uint64_t l1_hit, l1_miss, st, st_partial, l1_waves, win_loads, cuni, shfl;
+	uint64_t ns, merges, nas;
+	unsigned lcount;
+	uint32_t issues[];
+};
+
+size_t gs_x_probe_snap_bytes(size_t lo, size_t hi)
+{
+	return sizeof(struct snap) + (hi - lo + 1) * sizeof(uint32_t);
+}
+
+void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi, void *buf)
+{
+	const struct gs_xprobe *p = x->pr;
+	const struct pwarp *pw = &p->pw[wi];
+	struct snap *s = buf;
+	memset(s, 0, sizeof(*s));
+	s->clk = pw->clk, s->wnm = pw->wnm, s->bbs = pw->bbs, s->bnm = pw->bnm;
+	s->win_sum = p->win_sum, s->ccyc = p->ccyc, s->iv_smem = p->iv_smem;
+	s->iv_sectors = p->iv_sectors, s->iv_waves = p->iv_waves;
+	s->exposed = p->exposed, s->iv_start = p->iv_start;
+	memcpy(s->xinst, p->xinst, sizeof s->xinst);
+	memcpy(s->iv_inst, p->iv_inst, sizeof s->iv_inst);
+	s->l1_hit = p->l1_hit, s->l1_miss = p->l1_miss, s->st = p->st;
+	s->st_partial = p->st_partial, s->l1_waves = p->l1_waves, s->win_loads = p->win_loads;
+	s->cuni = p->cuni, s->shfl = p->shfl;
+	s->ns = p->ns, s->merges = p->merges, s->nas = p->nas;
+	s->lcount = p->lcount ? p->lcount[wi] : 0;
+	memcpy(s->issues, p->issues + lo, (hi - lo + 1) * sizeof(uint32_t));
+}
+
+/* The footprint of u more units like the last, b's sectors since a, each
+ * moved by its distance from the same sector of the unit before (c to a),
+ * a unit being two iterations (a load of 16 bytes a lane takes a new
+ * sector every other one):
+ * 0, or -1 where the units differ in length (their sectors do not pair). */
+static int footprint_extend(struct gs_xprobe *p, const struct snap *c, const struct snap *a,
+			    const struct snap *b, uint64_t u)
+{
+	size_t n = b->ns - a->ns;
+	if (!n)
+		return 0;
+	if (a->ns - c->ns != n)
+		return -1;
+	uint64_t d[2 * GS_WARP], sec[2 * GS_WARP];
+	for (size_t at = 0; at < n; at += 2 * GS_WARP) {
+		unsigned k = n - at < 2 * GS_WARP ? (unsigned)(n - at) : 2 * GS_WARP;
+		for (unsigned i = 0; i < k; i++)
+			d[i] = p->sect[a->ns + at + i] - p->sect[c->ns + at + i];
+		for (uint64_t j = 1; j <= u; j++) {
+			for (unsigned i = 0; i < k; i++)
+				sec[i] = p->sect[a->ns + at + i] + j * d[i];
+			footprint_add(p, sec, k);
+		}
+	}
+	return 0;
+}
+
+int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s0_,
+			  const void *c_, const void *a_, const void *b_, uint64_t span,
+			  uint64_t skip, int barriers)
+{
+	struct gs_xprobe *p = x->pr;
+	const struct snap *s0 = s0_, *c = c_, *a = a_, *b = b_;
+	/* iterations that merged the footprint or made atomics, or waited at a
+	 * barrier in a loop said to have none, are not ones whose repeats are
+	 * known (a loop with barriers skips at one, the block having gone on
+	 * since the snapshots) */
+	if (b->merges != s0->merges || p->merges != b->merges || b->nas != s0->nas ||
+	    (!barriers && (p->ns != b->ns || b->exposed != s0->exposed ||
+			   b->iv_start != s0->iv_start)))
+		return -1;
+	/* rates over the whole span: a miss's DRAM latency is a draw (spread.c),
+	 * and one unit's draws are few */
+	double f = (double)skip / (double)span;
+	if (footprint_extend(p, c, a, b, skip / 2) < 0)
+		return -1;
+#define GROW(fl) (p->fl += (b->fl - s0->fl) * skip / span)
+	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(l1_waves);
+	GROW(win_loads), GROW(cuni), GROW(shfl);
+#undef GROW
+#define GROW(fl) (p->fl += (b->fl - s0->fl) * f)
+	GROW(win_sum), GROW(ccyc);
+	for (int k = 0; k < GS_EMU_NCLASS; k++)
+		GROW(xinst[k]);
+	if (barriers) {
+		/* the barrier intervals' own sums start again at each barrier:
+		 * the skipped ones add their exposed latency, and time moves on */
+		GROW(exposed), GROW(iv_start);
+	} else {
+		GROW(iv_smem), GROW(iv_sectors), GROW(iv_waves);
+		for (int k = 0; k < GS_EMU_NCLASS; k++)
+			GROW(iv_inst[k]);
+	}
+#undef GROW
+	for (size_t i = lo; i <= hi; i++) {
+		uint64_t v = p->issues[i] + skip * (uint64_t)(b->issues[i - lo] - s0->issues[i - lo]) / span;
+		p->issues[i] = v < UINT32_MAX ? (uint32_t)v : UINT32_MAX;
+	}
+	return 0;
+}
+
+void gs_x_probe_skip_warp(struct gs_xctx *x, unsigned wi, const uint32_t *dregs, unsigned nd,
+			  const void *s0_, const void *b_, uint64_t span, uint64_t skip)
+{
+	struct gs_xprobe *p = x->pr;
+	const struct snap *s0 = s0_, *b = b_;
+	double f = (double)skip / (double)span;
+	double dt = (b->clk - s0->clk) * f, dm = (b->wnm - s0->wnm) * f;
+	struct pwarp *pw = &p->pw[wi];
+	pw->clk += dt, pw->bbs += dt;
+	pw->wnm += dm, pw->bnm += dm;
+	pw->clen = len(p, pw->clk, pw->wnm);
+	struct rdy *ready = p->ready + (size_t)wi * p->nreg;
+	for (unsigned i = 0; i < nd; i++) {
+		unsigned r = reg(p, dregs[i]);
+		if (r == UINT32_MAX)
+			continue;
+		ready[r].t += dt;
+		ready[r].nm += dm;
+		ready[r].l = len(p, ready[r].t, ready[r].nm);
+	}
+	if (p->lcount) {
+		for (unsigned k = 0; k < RING; k++) {
+			p->lready[(size_t)wi * RING + k] += dt;
+			p->lnm[(size_t)wi * RING + k] += dm;
+		}
+		p->lcount[wi] += (unsigned)(skip * (b->lcount - s0->lcount) / span);
+	}
 }

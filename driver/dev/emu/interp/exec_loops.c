@@ -1,0 +1,682 @@
+/* exec_loops.c — loop sampling: a sampled launch (one the model times at
+ * the real size, whose outputs nobody reads) skips most iterations of a
+ * long counted loop once they have settled, as block sampling skips most
+ * blocks.  An n-body step's threads each loop over every body: sampling
+ * blocks alone leaves each sampled block as long as the problem.
+ *
+ * A warp's loop is a backward branch taken again and again.  From its
+ * LOOP_WARM-th iteration on, a snapshot is taken at the branch of each of
+ * LOOP_HIST iterations: the registers that decide the loop's control and
+ * its addresses (the backward slice, within the body, of the branch's
+ * predicate and of every load's and store's address), what the warp
+ * issued, and the probe's state (model/probe.c).  The loop is skipped
+ * ahead when the iterations repeat: the same instructions issued each
+ * time, every slice register moving by the same step each time in every
+ * active lane, and the exit test a comparison of such registers, so that
+ * how many iterations are left is known (per lane: the first that fails).
+ * All but the last two or three are then skipped, an even number: the
+ * slice registers move on by as many steps, and the probe's chain and
+ * counts grow at their rate over the snapshots' eight iterations (a
+ * miss's DRAM latency is a draw, and two iterations' draws are few), the
+ * footprint by as many two-iteration units like the last (a load of 16
+ * bytes a lane takes a new sector every other iteration).  The rest runs
+ * as it would have.  A loop whose body has barriers is skipped by the
+ * whole block at once, at a barrier where every warp has found the same
+ * count (gs_x_loops_release).
+ *
+ * Registers outside the slice (an accumulator) are not moved: the values
+ * a skipped loop leaves are wrong, which a sampled launch may be.  Loops
+ * that call, make atomics or barrier reductions, read the clock, leave
+ * the body by a branch, or whose slice reads memory or predicates are
+ * never skipped: their iterations are not known to repeat.
+ * tests/unit/test_emu_exec.c (test_loop_sampling) holds the observations
+ * of skipped blocks to within 1% of the whole runs'. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev/emu/interp/exec_int.h"
+
+#define LOOP_WARM 8  /* iterations before a loop is watched */
+#define LOOP_HIST 9  /* snapshots compared: eight iterations */
+#define LOOP_MIN 16  /* iterations a skip must save to be made */
+#define LOOP_TRK 4   /* loops watched per warp (nested ones) */
+
+/* What a backward branch's loop is, decided once per launch and host thread. */
+struct loopinfo {
+	int ok;
+	int bar;                 /* the body synchronises the block (bar.sync) */
+	int32_t lo, hi;          /* the body: [target, branch] */
+	uint32_t *sreg;          /* slice registers the body writes */
+	uint8_t *swide;
+	unsigned ns;
+	uint32_t *dreg;          /* every register the body writes */
+	unsigned nd;
+	const struct gs_ins *setp; /* the exit test */
+	int ia, ib;              /* its operands' index in sreg, -1: loop-invariant */
+	size_t bytes;            /* a snapshot */
+};
+
+struct snaphdr {
+	uint64_t turn, issued;
+	int sp;
+	uint32_t mask;
+	struct gs_emu_counters c;
+};
+
+struct trk {
+	int32_t pc;              /* the branch, -1: free */
+	uint64_t seen, next, back, used;
+	uint64_t pend;           /* a synchronising loop: iterations to skip at the next
+				  * release where every warp has found as many, 0: none */
+	unsigned nh;
+	unsigned char *h[LOOP_HIST];
+	size_t cap;
+};
+
+struct gs_xloops {
+	struct loopinfo **info;  /* per pc, NULL: not yet looked at */
+	size_t ncode;
+	struct trk *t;           /* nwarps x LOOP_TRK */
+	unsigned nwarps;
+	uint64_t turn, tick;
+	uint64_t skipped;        /* the block's iterations skipped */
+};
+
+int gs_x_loops_new(struct gs_xctx *x)
+{
+	struct gs_xloops *L = calloc(1, sizeof(*L));
+	if (!L)
+		return -1;
+	L->ncode = x->m->ncode;
+	L->nwarps = x->nwarps;
+	L->info = calloc(L->ncode ? L->ncode : 1, sizeof(*L->info));
+	L->t = calloc((size_t)L->nwarps * LOOP_TRK, sizeof(*L->t));
+	x->loops = L;
+	if (!L->info || !L->t)
+		return -1;
+	for (size_t i = 0; i < (size_t)L->nwarps * LOOP_TRK; i++)
+		L->t[i].pc = -1;
+	return 0;
+}
+
+static void info_free(struct loopinfo *in)
+{
+	if (!in)
+		return;
+	free(in->sreg);
+	free(in->swide);
+	free(in->dreg);
+	free(in);
+}
+
+void gs_x_loops_free(struct gs_xctx *x)
+{
+	struct gs_xloops *L = x->loops;
+	if (!L)
+		return;
+	for (size_t i = 0; L->info && i < L->ncode; i++)
+		info_free(L->info[i]);
+	for (size_t i = 0; L->t && i < (size_t)L->nwarps * LOOP_TRK; i++)
+		for (int k = 0; k < LOOP_HIST; k++)
+			free(L->t[i].h[k]);
+	free(L->info);
+	free(L->t);
+	free(L);
+	x->loops = NULL;
+}
+
+void gs_x_loops_begin(struct gs_xctx *x)
+{
+	struct gs_xloops *L = x->loops;
+	for (size_t i = 0; i < (size_t)L->nwarps * LOOP_TRK; i++)
+		L->t[i].pc = -1;
+	L->skipped = 0;
+}
+
+uint64_t gs_x_loops_skipped(const struct gs_xctx *x)
+{
+	return x->loops ? x->loops->skipped : 0;
+}
+
+void gs_x_loops_turn(struct gs_xctx *x)
+{
+	x->loops->turn++;
+}
+
+/* ---- what a loop is ------------------------------------------------------------------- */
+
+static int has(const uint32_t *v, unsigned n, uint32_t r)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i] == r)
+			return 1;
+	return 0;
+}
+
+/* 1 when the instruction writes predicate g */
+static int writes_pred(const struct gs_ins *in, uint32_t g)
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_SETP:
+		return in->o[0] == g || in->o[1] == g;
+	case GS_OP_MOVP: case GS_OP_ANDP: case GS_OP_ORP: case GS_OP_XORP: case GS_OP_NOTP:
+	case GS_OP_TESTP: case GS_OP_VOTE:
+		return in->o[0] == g;
+	case GS_OP_SHFL:
+		return in->o[1] == g;
+	default:
+		return 0;
+	}
+}
+
+/* Integer arithmetic whose result a register's steps can follow: a slice
+ * register written by anything else (a load, a float conversion, a
+ * predicate's select, a carry chain) is not followed. */
+static int followed(const struct gs_ins *in)
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_MOV32: case GS_OP_MOV64: case GS_OP_PACK64: case GS_OP_UNPACK64:
+	case GS_OP_ADD32: case GS_OP_SUB32: case GS_OP_MUL32: case GS_OP_ADD64: case GS_OP_SUB64:
+	case GS_OP_MUL64: case GS_OP_MAD32: case GS_OP_MAD64:
+	case GS_OP_AND32: case GS_OP_OR32: case GS_OP_XOR32: case GS_OP_NOT32:
+	case GS_OP_AND64: case GS_OP_OR64: case GS_OP_XOR64: case GS_OP_NOT64:
+	case GS_OP_NEG32: case GS_OP_NEG64:
+	case GS_OP_SHL32: case GS_OP_SHRU32: case GS_OP_SHRS32: case GS_OP_SHL64:
+	case GS_OP_SHRU64: case GS_OP_SHRS64:
+	case GS_OP_MINU32: case GS_OP_MINS32: case GS_OP_MAXU32: case GS_OP_MAXS32:
+	case GS_OP_MINU64: case GS_OP_MINS64: case GS_OP_MAXU64: case GS_OP_MAXS64:
+	case GS_OP_DIVU32: case GS_OP_DIVS32: case GS_OP_REMU32: case GS_OP_REMS32:
+	case GS_OP_DIVU64: case GS_OP_DIVS64: case GS_OP_REMU64: case GS_OP_REMS64:
+	case GS_OP_MULHIU32: case GS_OP_MULHIS32: case GS_OP_MULHIU64: case GS_OP_MULHIS64:
+	case GS_OP_MULWU32: case GS_OP_MULWS32: case GS_OP_MADWU32: case GS_OP_MADWS32:
+	case GS_OP_MUL24LOU: case GS_OP_MUL24LOS: case GS_OP_MAD24LOU: case GS_OP_MAD24LOS:
+	case GS_OP_BFEU32: case GS_OP_BFES32: case GS_OP_BFEU64: case GS_OP_BFES64:
+	case GS_OP_SHF: case GS_OP_PRMT: case GS_OP_CVTA: case GS_OP_LDKP:
+		return 1;
+	case GS_OP_CVT:
+		return in->sub != GS_TY_F16 && in->sub != GS_TY_BF16 && in->sub != GS_TY_F32 &&
+		       in->sub != GS_TY_F64 && in->sub2 != GS_TY_F16 && in->sub2 != GS_TY_BF16 &&
+		       in->sub2 != GS_TY_F32 && in->sub2 != GS_TY_F64;
+	default:
+		return 0;
+	}
+}
+
+/* ops a skipped body must not contain */
+static int unrepeatable(const struct gs_ins *in, int32_t lo, int32_t hi, int32_t pc)
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_BAR:
+		return in->sub != 0; /* a reduction's result is data */
+	case GS_OP_CALL: case GS_OP_RET: case GS_OP_EXIT: case GS_OP_TRAP:
+	case GS_OP_ATOM: case GS_OP_CLOCK32: case GS_OP_CLOCK64: case GS_OP_GTIMER:
+		return 1;
+	case GS_OP_BRA:
+		/* the loop's own branch, or one within the body */
+		return pc != hi && (in->tgt < lo || in->tgt > hi + 1);
+	default:
+		return 0;
+	}
+}
+
+/* The registers of the body's loads' and stores' addresses, and of the
+ * exit test: the slice's seeds. */
+static unsigned seeds(const struct gs_ins *code, int32_t lo, int32_t hi,
+		      const struct gs_ins *setp, uint32_t *v)
+{
+	unsigned n = 0;
+	v[n++] = setp->o[2];
+	if (!has(v, n, setp->o[3]))
+		v[n++] = setp->o[3];
+	for (int32_t pc = lo; pc <= hi; pc++)
+		if ((code[pc].op == GS_OP_LD || code[pc].op == GS_OP_ST) &&
+		    code[pc].o[4] != GS_NONE && !has(v, n, code[pc].o[4]))
+			v[n++] = code[pc].o[4];
+	return n;
+}
+
+static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
+{
+	const struct gs_ins *code = x->code, *br = &code[pc];
+	struct loopinfo *li = calloc(1, sizeof(*li));
+	if (!li)
+		return NULL;
+	int32_t lo = br->tgt, hi = pc;
+	li->lo = lo, li->hi = hi;
+	if (br->guard < 0 || lo < 0 || lo > hi)
+		return li;
+	for (int32_t i = lo; i <= hi; i++) {
+		if (unrepeatable(&code[i], lo, hi, i))
+			return li;
+		li->bar |= code[i].op == GS_OP_BAR;
+	}
+	/* the exit test: the last writer of the branch's predicate, a plain
+	 * unguarded integer setp after the body's last branch */
+	const struct gs_ins *setp = NULL;
+	for (int32_t i = pc - 1; i >= lo && !setp; i--) {
+		if (code[i].op == GS_OP_BRA)
+			return li;
+		if (writes_pred(&code[i], (uint32_t)br->guard))
+			setp = &code[i];
+	}
+	if (!setp || setp->op != GS_OP_SETP || setp->guard >= 0 || setp->o[0] != (uint32_t)br->guard ||
+	    setp->o[4] != GS_NONE || setp->sub > GS_CMP_HS)
+		return li;
+	switch (setp->sub2) {
+	case GS_TY_U32: case GS_TY_S32: case GS_TY_B32:
+	case GS_TY_U64: case GS_TY_S64: case GS_TY_B64:
+		break;
+	default:
+		return li;
+	}
+	size_t nb = (size_t)(hi - lo + 1);
+	uint32_t *w = malloc(nb * 6 * sizeof(*w)), r[6];
+	unsigned nw = 0;
+	for (int32_t i = lo; w && i <= hi; i++) {
+		int n = gs_ins_regs(&code[i], 1, r);
+		for (int k = 0; k < n; k++)
+			if (r[k] != GS_NONE && !has(w, nw, r[k]))
+				w[nw++] = r[k];
+	}
+	uint32_t *sl = malloc((nb * 6 + 8) * sizeof(*sl));
+	if (!w || !sl) {
+		free(w);
+		free(sl);
+		return li;
+	}
+	/* the operands must not move between the test and the branch */
+	for (const struct gs_ins *in = setp + 1; in < br; in++) {
+		int n = gs_ins_regs(in, 1, r);
+		for (int k = 0; k < n; k++)
+			if (r[k] == setp->o[2] || r[k] == setp->o[3])
+				goto out;
+	}
+	unsigned ns = seeds(code, lo, hi, setp, sl);
+	for (unsigned k = 0; k < ns; k++) {
+		if (!has(w, nw, sl[k]))
+			continue; /* invariant: nothing to follow */
+		for (int32_t i = lo; i <= hi; i++) {
+			int n = gs_ins_regs(&code[i], 1, r), writes = 0;
+			for (int j = 0; j < n; j++)
+				writes |= r[j] == sl[k];
+			if (!writes)
+				continue;
+			if (!followed(&code[i]))
+				goto out;
+			n = gs_ins_regs(&code[i], 0, r);
+			for (int j = 0; j < n; j++)
+				if (r[j] != GS_NONE && !has(sl, ns, r[j]))
+					sl[ns++] = r[j];
+		}
+	}
+	/* keep the slice registers the body writes */
+	li->sreg = malloc((ns + 1) * sizeof(*li->sreg));
+	li->swide = malloc(ns + 1);
+	if (!li->sreg || !li->swide)
+		goto out;
+	size_t bytes = sizeof(struct snaphdr);
+	li->ia = li->ib = -1;
+	for (unsigned k = 0; k < ns; k++) {
+		if (!has(w, nw, sl[k]))
+			continue;
+		if (sl[k] == setp->o[2])
+			li->ia = (int)li->ns;
+		if (sl[k] == setp->o[3])
+			li->ib = (int)li->ns;
+		li->swide[li->ns] = x->f->rwide[sl[k] >> 7];
+		bytes += li->swide[li->ns] ? 8 * GS_WARP : 4 * GS_WARP;
+		li->sreg[li->ns++] = sl[k];
+	}
+	li->dreg = w;
+	li->nd = nw;
+	w = NULL;
+	li->setp = setp;
+	li->bytes = bytes + gs_x_probe_snap_bytes((size_t)lo, (size_t)hi);
+	li->ok = 1;
+out:
+	free(w);
+	free(sl);
+	return li;
+}
+
+/* ---- when it repeats ---------------------------------------------------------------- */
+
+static uint64_t lane(const unsigned char *v, int wide, int l)
+{
+	return wide ? ((const uint64_t *)v)[l] : ((const uint32_t *)v)[l];
+}
+
+/* the register values of snapshot h: after the header, in sreg order */
+static const unsigned char *sval(const struct loopinfo *li, const unsigned char *h, unsigned k)
+{
+	size_t at = sizeof(struct snaphdr);
+	for (unsigned i = 0; i < k; i++)
+		at += li->swide[i] ? 8 * GS_WARP : 4 * GS_WARP;
+	return h + at;
+}
+
+static const void *probe_part(const struct loopinfo *li, const unsigned char *h)
+{
+	return sval(li, h, li->ns);
+}
+
+static void snapshot(struct gs_xctx *x, const struct gs_xwarp *w, const struct loopinfo *li,
+		     uint64_t issued, unsigned char *h)
+{
+	struct snaphdr *s = (struct snaphdr *)h;
+	s->turn = x->loops->turn;
+	s->issued = issued;
+	s->sp = w->sp;
+	s->mask = w->stk[w->sp].mask;
+	s->c = x->c;
+	unsigned char *at = h + sizeof(*s);
+	for (unsigned k = 0; k < li->ns; k++) {
+		size_t b = li->swide[k] ? 8 * GS_WARP : 4 * GS_WARP;
+		memcpy(at, w->rf + li->sreg[k], b);
+		at += b;
+	}
+	gs_x_probe_snap(x, w->id, (size_t)li->lo, (size_t)li->hi, at);
+}
+
+static uint64_t inst(const struct gs_emu_counters *c)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < GS_EMU_NCLASS; k++)
+		n += c->warp_inst[k];
+	return n;
+}
+
+/* a lane's value as the test compares it, and its step, as integers */
+static __int128 value(uint64_t v, int sgn, int wide)
+{
+	if (!wide)
+		return sgn ? (__int128)(int32_t)(uint32_t)v : (__int128)(uint32_t)v;
+	return sgn ? (__int128)(int64_t)v : (__int128)v;
+}
+
+static __int128 step(uint64_t d, int wide)
+{
+	return wide ? (__int128)(int64_t)d : (__int128)(int32_t)(uint32_t)d;
+}
+
+static int holds(int cmp, __int128 a, __int128 b)
+{
+	switch (cmp) {
+	case GS_CMP_LT: case GS_CMP_LO: return a < b;
+	case GS_CMP_LE: case GS_CMP_LS: return a <= b;
+	case GS_CMP_GT: case GS_CMP_HI: return a > b;
+	case GS_CMP_GE: case GS_CMP_HS: return a >= b;
+	case GS_CMP_EQ: return a == b;
+	default: return a != b;
+	}
+}
+
+#define LOOP_FAR ((__int128)1 << 40) /* trips beyond this: not counted */
+
+/* How many more times the branch is taken in a lane whose test compares
+ * a + k da with b + k db at iteration k (the one just taken: k = 0); -1
+ * when not known (it never ends, or the values would wrap first). */
+static int64_t trips(int cmp, int gneg, int sgn, int wide, __int128 a, __int128 da, __int128 b,
+		     __int128 db)
+{
+	__int128 lo = sgn ? (wide ? -((__int128)1 << 63) : -((__int128)1 << 31)) : 0;
+	__int128 hi = ((__int128)1 << (wide ? 64 - sgn : 32 - sgn)) - 1;
+	if (cmp == GS_CMP_EQ || cmp == GS_CMP_NE) {
+		/* taken while a != b (or while equal): the first k they meet */
+		__int128 gap = b - a, rate = da - db;
+		int taken_ne = (cmp == GS_CMP_NE) != gneg;
+		if (!taken_ne)
+			return rate ? 0 : -1;
+		if (!rate || gap % rate || gap / rate <= 0 || gap / rate > LOOP_FAR)
+			return -1;
+		__int128 k = gap / rate;
+		if (a + k * da < lo || a + k * da > hi || b + k * db < lo || b + k * db > hi)
+			return -1;
+		return (int64_t)(k - 1);
+	}
+	/* monotone in k: the first k it fails, where neither side wraps */
+	__int128 kmax = LOOP_FAR;
+	if (da > 0) kmax = (hi - a) / da < kmax ? (hi - a) / da : kmax;
+	if (da < 0) kmax = (a - lo) / -da < kmax ? (a - lo) / -da : kmax;
+	if (db > 0) kmax = (hi - b) / db < kmax ? (hi - b) / db : kmax;
+	if (db < 0) kmax = (b - lo) / -db < kmax ? (b - lo) / -db : kmax;
+#define TAKEN(k) (holds(cmp, a + (k) * da, b + (k) * db) != gneg)
+	if (kmax < 1 || !TAKEN(1))
+		return 0;
+	if (TAKEN(kmax))
+		return -1;
+	__int128 ok = 1, bad = kmax; /* TAKEN(ok), !TAKEN(bad) */
+	while (bad - ok > 1) {
+		__int128 mid = ok + (bad - ok) / 2;
+		if (TAKEN(mid))
+			ok = mid;
+		else
+			bad = mid;
+	}
+#undef TAKEN
+	return (int64_t)ok;
+}
+
+/* Iterations to skip, 0: none.  d[k * GS_WARP + l]: slice register k's step in lane l. */
+static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const struct loopinfo *li,
+		       unsigned char *const *h, uint32_t act, uint64_t *d)
+{
+	const struct snaphdr *s[LOOP_HIST];
+	for (int i = 0; i < LOOP_HIST; i++)
+		s[i] = (const struct snaphdr *)h[i];
+	uint64_t n0 = inst(&s[1]->c) - inst(&s[0]->c);
+	for (int i = 1; i < LOOP_HIST; i++)
+		if ((!li->bar && s[i]->turn != s[0]->turn) || s[i]->sp != s[0]->sp || s[i]->mask != act ||
+		    s[i]->issued - s[i - 1]->issued != s[1]->issued - s[0]->issued ||
+		    inst(&s[i]->c) - inst(&s[i - 1]->c) != n0)
+			return 0;
+	for (unsigned k = 0; k < li->ns; k++) {
+		int wide = li->swide[k];
+		for (uint32_t mm = act; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			uint64_t v0 = lane(sval(li, h[0], k), wide, l), v1 = lane(sval(li, h[1], k), wide, l);
+			uint64_t dd = v1 - v0;
+			for (int i = 2; i < LOOP_HIST; i++) {
+				uint64_t a = lane(sval(li, h[i - 1], k), wide, l);
+				uint64_t b = lane(sval(li, h[i], k), wide, l);
+				if (((b - a) ^ dd) & (wide ? ~0ull : 0xffffffffull))
+					return 0;
+			}
+			d[k * GS_WARP + l] = dd;
+		}
+	}
+	const struct gs_ins *t = li->setp, *br = &x->code[li->hi];
+	int sgn = t->sub2 == GS_TY_S32 || t->sub2 == GS_TY_S64;
+	int wide = t->sub2 == GS_TY_U64 || t->sub2 == GS_TY_S64 || t->sub2 == GS_TY_B64;
+	int64_t left = INT64_MAX;
+	for (uint32_t mm = act; mm; mm &= mm - 1) {
+		int l = __builtin_ctz(mm);
+		__int128 a = value(lane(w->rf + t->o[2], wide, l), sgn, wide);
+		__int128 b = value(lane(w->rf + t->o[3], wide, l), sgn, wide);
+		__int128 da = li->ia >= 0 ? step(d[li->ia * GS_WARP + l], wide) : 0;
+		__int128 db = li->ib >= 0 ? step(d[li->ib * GS_WARP + l], wide) : 0;
+		int64_t k = trips(t->sub, br->gneg, sgn, wide, a, da, b, db);
+		if (k < 0)
+			return 0;
+		if (k < left)
+			left = k;
+	}
+	/* the last iterations run, so that the loop ends as it does */
+	uint64_t skip = left > 2 ? (uint64_t)(left - 2) & ~(uint64_t)1 : 0;
+	return skip >= LOOP_MIN ? skip : 0;
+}
+
+/* ---- the hooks ------------------------------------------------------------------------ */
+
+static struct trk *find(struct gs_xloops *L, unsigned wi, int32_t pc)
+{
+	struct trk *t = L->t + (size_t)wi * LOOP_TRK, *old = t;
+	for (int k = 0; k < LOOP_TRK; k++) {
+		if (t[k].pc == pc)
+			return &t[k];
+		if (t[k].pc < 0 || t[k].used < old->used)
+			old = &t[k];
+	}
+	old->pc = pc;
+	old->seen = old->nh = 0;
+	old->pend = 0;
+	old->next = old->back = LOOP_WARM;
+	return old;
+}
+
+/* slice register k's step in each lane of act, from snapshots h (checked by decide) */
+static void steps(const struct loopinfo *li, unsigned char *const *h, uint32_t act, uint64_t *d)
+{
+	for (unsigned k = 0; k < li->ns; k++)
+		for (uint32_t mm = act; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			d[k * GS_WARP + l] = lane(sval(li, h[1], k), li->swide[k], l) -
+					     lane(sval(li, h[0], k), li->swide[k], l);
+		}
+}
+
+/* Skips `skip` iterations of warp w: its slice registers and its chain;
+ * the instructions they would have issued */
+static uint64_t skip_warp(struct gs_xctx *x, struct gs_xwarp *w, const struct loopinfo *li,
+			  unsigned char *const *h, uint64_t skip)
+{
+	uint32_t act = w->stk[w->sp].mask;
+	uint64_t d[GS_WARP * 8], *dd = li->ns <= 8 ? d : malloc(li->ns * GS_WARP * sizeof(*dd));
+	if (!dd)
+		return 0;
+	steps(li, h, act, dd);
+	for (unsigned k = 0; k < li->ns; k++) {
+		unsigned char *v = w->rf + li->sreg[k];
+		for (uint32_t mm = act; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			if (li->swide[k])
+				((uint64_t *)v)[l] += skip * dd[k * GS_WARP + l];
+			else
+				((uint32_t *)v)[l] += (uint32_t)(skip * dd[k * GS_WARP + l]);
+		}
+	}
+	if (dd != d)
+		free(dd);
+	const struct snaphdr *s0 = (const void *)h[0], *b = (const void *)h[LOOP_HIST - 1];
+	gs_x_probe_skip_warp(x, w->id, li->dreg, li->nd, probe_part(li, h[0]),
+			     probe_part(li, h[LOOP_HIST - 1]), LOOP_HIST - 1, skip);
+	x->loops->skipped += skip;
+	return skip * (b->issued - s0->issued) / (LOOP_HIST - 1);
+}
+
+/* What the block observes of `skip` iterations, at the rates of the
+ * snapshots h (one warp's, which span whole iterations of the block). */
+static int skip_block(struct gs_xctx *x, const struct loopinfo *li, unsigned char *const *h,
+		      uint64_t skip)
+{
+	if (gs_x_probe_skip_block(x, (size_t)li->lo, (size_t)li->hi, probe_part(li, h[0]),
+				  probe_part(li, h[LOOP_HIST - 5]), probe_part(li, h[LOOP_HIST - 3]),
+				  probe_part(li, h[LOOP_HIST - 1]), LOOP_HIST - 1, skip, li->bar) < 0)
+		return -1;
+	/* the counters are all uint64_t: each grows at its rate */
+	const struct snaphdr *s0 = (const void *)h[0], *b = (const void *)h[LOOP_HIST - 1];
+	uint64_t *c = (uint64_t *)&x->c;
+	const uint64_t *ca = (const uint64_t *)&s0->c, *cb = (const uint64_t *)&b->c;
+	for (size_t i = 0; i < sizeof x->c / sizeof(uint64_t); i++)
+		c[i] += skip * (cb[i] - ca[i]) / (LOOP_HIST - 1);
+	return 0;
+}
+
+uint64_t gs_x_loop_back(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc, uint64_t issued)
+{
+	struct gs_xloops *L = x->loops;
+	struct trk *t = find(L, w->id, pc);
+	t->used = ++L->tick;
+	if (++t->seen < t->next || t->pend)
+		return 0;
+	if (!x->f->rwide) /* a module not loaded from PTX: its registers' widths are unknown */
+		return t->next = UINT64_MAX, 0;
+	if (!L->info[pc] && !(L->info[pc] = analyse(x, pc)))
+		return t->next = UINT64_MAX, 0;
+	const struct loopinfo *li = L->info[pc];
+	if (!li->ok)
+		return t->next = UINT64_MAX, 0;
+	if (t->cap < li->bytes) {
+		for (int k = 0; k < LOOP_HIST; k++) {
+			free(t->h[k]);
+			if (!(t->h[k] = malloc(li->bytes))) {
+				t->cap = 0;
+				return t->next = UINT64_MAX, 0;
+			}
+		}
+		t->cap = li->bytes;
+	}
+	if (t->nh == LOOP_HIST) { /* the oldest buffer takes the newest */
+		unsigned char *first = t->h[0];
+		memmove(t->h, t->h + 1, (LOOP_HIST - 1) * sizeof(*t->h));
+		t->h[LOOP_HIST - 1] = first;
+		t->nh--;
+	}
+	snapshot(x, w, li, issued, t->h[t->nh++]);
+	if (t->nh < LOOP_HIST)
+		return 0;
+	uint32_t act = w->stk[w->sp].mask;
+	uint64_t *d = malloc((li->ns + 1) * GS_WARP * sizeof(*d));
+	uint64_t skip = d ? decide(x, w, li, t->h, act, d) : 0;
+	free(d);
+	if (skip && li->bar) {
+		/* the whole block skips together, at a barrier (gs_x_loops_release) */
+		t->pend = skip;
+		return 0;
+	}
+	t->nh = 0;
+	if (!skip || skip_block(x, li, t->h, skip) < 0) {
+		/* not yet, or not this loop: look again later, less often */
+		t->back *= 2;
+		t->next = t->seen + t->back;
+		return 0;
+	}
+	t->next = UINT64_MAX; /* the rest of this run of the loop runs */
+	return skip_warp(x, w, li, t->h, skip);
+}
+
+void gs_x_loops_release(struct gs_xctx *x)
+{
+	struct gs_xloops *L = x->loops;
+	struct trk *first = NULL;
+	for (unsigned i = 0; i < L->nwarps; i++) {
+		if (x->w[i].state == GS_XW_DONE)
+			continue;
+		struct trk *t = L->t + (size_t)i * LOOP_TRK, *p = NULL;
+		for (int k = 0; k < LOOP_TRK && !p; k++)
+			if (t[k].pend)
+				p = &t[k];
+		if (!p || (first && (p->pc != first->pc || p->pend != first->pend)))
+			return;
+		if (!first)
+			first = p;
+	}
+	if (!first)
+		return;
+	const struct loopinfo *li = L->info[first->pc];
+	uint64_t skip = first->pend;
+	int ok = skip_block(x, li, first->h, skip) == 0;
+	for (unsigned i = 0; i < L->nwarps; i++) {
+		struct trk *t = L->t + (size_t)i * LOOP_TRK;
+		for (int k = 0; k < LOOP_TRK; k++) {
+			if (t[k].pc != first->pc || !t[k].pend)
+				continue;
+			if (ok && x->w[i].state != GS_XW_DONE)
+				x->w[i].issued += skip_warp(x, &x->w[i], li, t[k].h, skip);
+			t[k].pend = 0;
+			t[k].nh = 0;
+			t[k].next = UINT64_MAX;
+		}
+	}
+}
+
+void gs_x_loop_exit(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc)
+{
+	struct trk *t = x->loops->t + (size_t)w->id * LOOP_TRK;
+	for (int k = 0; k < LOOP_TRK; k++)
+		if (t[k].pc == pc) {
+			t[k].seen = t[k].nh = 0;
+			t[k].pend = 0;
+			t[k].next = t[k].back = LOOP_WARM;
+		}
+}
