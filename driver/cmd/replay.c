@@ -40,14 +40,17 @@ const char gs_help_replay[] =
 	"  --budget B      evaluations (500), a share of the space (2%), or a\n"
 	"                  simulated time (90s, 90m, 2h); own: each strategy's own\n"
 	"                  plan (Liang's sets of ro and po; else everything);\n"
-	"                  default: the time the autotuning-methodology package\n"
-	"                  gives this space\n"
+	"                  default: the score within the time the autotuning-\n"
+	"                  methodology package gives this space, the evaluations\n"
+	"                  to each target without a limit (each repeat runs on to\n"
+	"                  the optimum)\n"
 	"  --repeats R     repeats per strategy (default 25)\n"
 	"  --seed N        seed of the first repeat (default 1)\n"
 	"  --csv           one row per strategy: strategy,prior,repeats,configs,\n"
 	"                  f90,f95,f98,f100,t95_s,score (never reached: empty)\n"
 	"  --trace FILE    every repeat's evaluations as CSV: strategy,repeat,eval,\n"
-	"                  key,time_ms,cum_s (time_ms empty for a failure)\n"
+	"                  key,time_ms,cum_s (time_ms empty for a failure; without\n"
+	"                  --budget, the whole runs, past the score's budget)\n"
 	"  -h, --help      this help (with the list of strategies)\n";
 
 /* The methodology's budget of a small space can be a handful of
@@ -160,25 +163,31 @@ static void put_row(struct gs_buf *out, int csv, const char *name, const char *p
 }
 
 /* The budget (--budget, else the methodology's where it is large enough,
- * else everything) and its words for the header; -1: --budget unreadable. */
+ * else everything) and its words for the header; -1: --budget unreadable.
+ * *past: the methodology's budget bounds the score alone, the runs go on
+ * past it to the optimum (gs_replay_run_past), so that the evaluations to
+ * each target are known however few the methodology allows. */
 static int budget_text(const char *budget, const struct gs_record *rec, const struct gs_score_space *ss,
-		       size_t *budget_n, double *budget_s, struct gs_buf *btext)
+		       size_t *budget_n, double *budget_s, int *past, struct gs_buf *btext)
 {
+	*past = 0;
 	if (budget && !strcmp(budget, "own")) {
 		*budget_n = GS_REPLAY_OWN;
-		gs_buf_puts(btext, "each strategy's own plan");
+		gs_buf_puts(btext, "budget each strategy's own plan");
 	} else if (budget) {
 		if (gs_replay_parse_budget(budget, rec->sp.n, budget_n, budget_s) < 0)
 			return -1;
 		if (*budget_n)
-			gs_buf_printf(btext, "%zu evaluations", *budget_n);
+			gs_buf_printf(btext, "budget %zu evaluations", *budget_n);
 		else
-			gs_buf_printf(btext, "%.1f s simulated", *budget_s);
+			gs_buf_printf(btext, "budget %.1f s simulated", *budget_s);
 	} else if (ss->ok && ss->budget_s >= GS_MIN_BUDGET_EVALS * ss->time_per_feval) {
 		*budget_s = ss->budget_s;
-		gs_buf_printf(btext, "%.1f s simulated (the methodology's)", *budget_s);
+		*past = 1;
+		gs_buf_printf(btext, "score within %.1f s simulated (the methodology's budget), "
+			      "evaluations to each target without a limit", *budget_s);
 	} else {
-		gs_buf_puts(btext, "the whole space (the methodology's is too small here)");
+		gs_buf_puts(btext, "budget the whole space (the methodology's is too small here)");
 	}
 	return 0;
 }
@@ -189,7 +198,7 @@ static void put_header(struct gs_buf *out, const char *source, const struct gs_r
 {
 	gs_buf_printf(out, "replay %s: %s, %zu configurations, optimum %.6g ms\n", source, rec->what,
 		      rec->sp.n, opt);
-	gs_buf_printf(out, "budget %s; %llu repeats from seed %llu\n", budget, repeats, seed);
+	gs_buf_printf(out, "%s; %llu repeats from seed %llu\n", budget, repeats, seed);
 	gs_buf_puts(out, "evaluations to reach a share of the optimum's performance (median):\n");
 	gs_buf_printf(out, "%-10s %-6s %7s %7s %7s %7s %8s %7s\n", "strategy", "prior", "90%",
 		      "95%", "98%", "100%", "t95_s", "score");
@@ -271,18 +280,22 @@ static int load_prior(struct gs_prior *prior, const char *spec, const struct gs_
 }
 
 /* One strategy's repeats: its row on stdout, its evaluations on tf if
- * given. runs and sr hold ro->repeats each. */
+ * given. runs and sr hold ro->repeats each.  past (budget_text): the
+ * targets from the whole runs, the score from their part within budget_s. */
 static void replay_strategy(const struct replay_opts *ro, const struct gs_strategy_ops *o,
 			    const struct gs_record *rec, const struct gs_prior *p,
-			    const struct gs_score_space *ss, size_t budget_n, double budget_s,
+			    const struct gs_score_space *ss, size_t budget_n, double budget_s, int past,
 			    struct gs_replay_run *runs, struct gs_score_run *sr, FILE *tf,
 			    struct gs_buf *out)
 {
 	for (unsigned long long r = 0; r < ro->repeats; r++) {
-		gs_replay_run(rec, o, p, ro->seed + r, budget_n, budget_s, &runs[r]);
+		if (past)
+			gs_replay_run_past(rec, o, p, ro->seed + r, budget_s, &runs[r]);
+		else
+			gs_replay_run(rec, o, p, ro->seed + r, budget_n, budget_s, &runs[r]);
 		sr[r].cfg = runs[r].cfg;
 		sr[r].cum_s = runs[r].cum_s;
-		sr[r].n = runs[r].n;
+		sr[r].n = runs[r].within;
 	}
 	struct gs_replay_stats st;
 	gs_replay_stats(rec, runs, ro->repeats, &st);
@@ -353,8 +366,9 @@ int gs_cmd_replay(int argc, char **argv)
 	gs_score_prepare(&ss);
 	size_t budget_n = 0;
 	double budget_s = 0;
+	int past;
 	struct gs_buf btext = GS_BUF_INIT;
-	if (budget_text(ro.budget, &rec, &ss, &budget_n, &budget_s, &btext) < 0) {
+	if (budget_text(ro.budget, &rec, &ss, &budget_n, &budget_s, &past, &btext) < 0) {
 		gs_buf_release(&btext);
 		status = gs_usage_error("replay", "--budget wants N, P%% or a time (90s, 90m, 2h), not '%s'",
 					ro.budget);
@@ -378,7 +392,7 @@ int gs_cmd_replay(int argc, char **argv)
 	struct gs_score_run *sr = gs_xcalloc(ro.repeats, sizeof *sr);
 	for (size_t i = 0; i < ro.nchosen; i++)
 		replay_strategy(&ro, ro.chosen[i], &rec, have_prior ? &prior : NULL, &ss, budget_n,
-				budget_s, runs, sr, tf, &out);
+				budget_s, past, runs, sr, tf, &out);
 	free(runs);
 	free(sr);
 	if (!ro.csv && ro.prior_spec)

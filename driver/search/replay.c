@@ -10,9 +10,11 @@
 
 const double gs_replay_targets[GS_REPLAY_NTARGETS] = { 0.90, 0.95, 0.98, 1.00 };
 
-void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *ops,
-		   const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
-		   struct gs_replay_run *out)
+/* The loop of both: past set, the run goes on after budget_s until the
+ * optimum has been seen (the budget spent) and records where it ran out. */
+static void run(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+		const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
+		int past, struct gs_replay_run *out)
 {
 	size_t n = rec->sp.n, cap = budget_n && budget_n < n ? budget_n : n;
 	memset(out, 0, sizeof *out);
@@ -23,8 +25,17 @@ void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *op
 		return;
 	if (budget_n == GS_REPLAY_OWN && gs_strategy_planned(s))
 		cap = gs_strategy_planned(s);
-	double clock = 0;
-	while (out->n < cap && (budget_s <= 0 || clock < budget_s)) {
+	double clock = 0, opt = past ? gs_record_optimum(rec) : 0;
+	int spent = 0, found = 0;
+	while (out->n < cap) {
+		/* the budget is checked before each evaluation, as a tuner
+		 * checks its time limit: the one that crosses it counts whole */
+		if (!spent && budget_s > 0 && !(clock < budget_s)) {
+			spent = 1;
+			out->within = out->n;
+		}
+		if (spent && (!past || found))
+			break;
 		size_t c;
 		if (gs_strategy_propose(s, &c, 1) <= 0)
 			break; /* exhausted; or waiting with nothing in flight */
@@ -32,9 +43,27 @@ void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *op
 		out->cfg[out->n] = c;
 		out->cum_s[out->n] = clock;
 		out->n++;
+		if (rec->time_ms[c] <= opt)
+			found = 1;
 		gs_strategy_observe(s, c, rec->time_ms[c]);
 	}
+	if (!spent)
+		out->within = out->n;
 	gs_strategy_free(s);
+}
+
+void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+		   const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
+		   struct gs_replay_run *out)
+{
+	run(rec, ops, prior, seed, budget_n, budget_s, 0, out);
+}
+
+void gs_replay_run_past(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+			const struct gs_prior *prior, uint64_t seed, double budget_s,
+			struct gs_replay_run *out)
+{
+	run(rec, ops, prior, seed, 0, budget_s, 1, out);
 }
 
 void gs_replay_run_release(struct gs_replay_run *r)

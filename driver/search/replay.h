@@ -23,6 +23,8 @@ struct gs_replay_run {
 	size_t n;
 	size_t *cfg;   /* configurations in the order evaluated */
 	double *cum_s; /* simulated time after each */
+	size_t within; /* the first this many are inside the budget (n but
+			* for gs_replay_run_past) */
 };
 
 /* budget_n 0: no limit on evaluations, GS_REPLAY_OWN: the strategy's own
@@ -33,6 +35,14 @@ struct gs_replay_run {
 void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *ops,
 		   const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
 		   struct gs_replay_run *out);
+/* As gs_replay_run with the time budget budget_s (> 0), but running on
+ * past it until the optimum has been evaluated or the strategy has nothing
+ * left to propose (the whole space): out->within is the number of
+ * evaluations the budget admits, so that the first within of out are
+ * exactly what gs_replay_run(rec, ops, prior, seed, 0, budget_s) gives. */
+void gs_replay_run_past(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+			const struct gs_prior *prior, uint64_t seed, double budget_s,
+			struct gs_replay_run *out);
 void gs_replay_run_release(struct gs_replay_run *r);
 
 /* Fractions of the optimum's performance the report gives. */

@@ -12,7 +12,12 @@ compile_s + timed work).  TRACE.csv is replay's --trace, REPLAY.csv its --csv.
 For each strategy the package (autotuning_methodology 1.1, installed by
 scripts/pyenv.sh) builds its random baseline and the strategy's curve from
 the trace, as get_strategy_scores does for one search space, and the mean of
-the standardised curve is compared with gsearch's score.  The package fits
+the standardised curve is compared with gsearch's score.  Each repeat is cut
+where the package's budget ends it (an evaluation that starts before the
+budget runs out counts whole), as a run under the methodology's time limit
+ends: replay without --budget runs on past it to the optimum, and scores
+that part alone.  (A trace replayed with a --budget larger than the
+methodology's is therefore not comparable.)  The package fits
 the curve by bagging isotonic regressions on random subsamples, so it is run
 BAGS times; gsearch's single fit is their expectation, and must lie within
 TOLERANCE (default 0.02) of their mean.  Prints one line per strategy and
@@ -135,6 +140,22 @@ class Description:
         return self._results
 
 
+def package_budget(stats):
+    """The methodology's time budget of the space: 1.1 times the end of
+    the time range (its default margin)."""
+    te = stats.cutoff_point_fevals_time_start_end(0.01, 0.95)[3]
+    return te * 1.1
+
+
+def within(run, budget):
+    """The part of a repeat's (key, cumulative cost) evaluations the budget
+    admits: each one that starts before the budget runs out."""
+    n = 0
+    while n < len(run) and (n == 0 or run[n - 1][1] < budget):
+        n += 1
+    return run[:n]
+
+
 def package_score(stats, runs, space, name):
     """get_strategy_scores for one search space and one strategy."""
     fs, fe, ts, te = stats.cutoff_point_fevals_time_start_end(0.01, 0.95)
@@ -170,7 +191,8 @@ def main():
     bad = 0
     np.random.seed(1)
     for name, reps in runs.items():
-        rs = [reps[i] for i in sorted(reps)]
+        limit = package_budget(stats)
+        rs = [within(reps[i], limit) for i in sorted(reps)]
         scores = []
         budget = None
         for _ in range(BAGS):

@@ -308,6 +308,58 @@ START_TEST(test_replay_respects_the_budget)
 }
 END_TEST
 
+START_TEST(test_replay_past_the_budget_keeps_its_prefix)
+{
+	/* running on past a time budget to the optimum: the part within the
+	 * budget is exactly the budgeted run (so its score is the same, bit
+	 * for bit), and targets the budget does not reach get their number */
+	struct gs_record r;
+	make_record(&r);
+	struct gs_score_space ss = { .n = r.sp.n, .perf = r.time_ms, .cost = r.cost_s };
+	ck_assert_int_eq(gs_score_prepare(&ss), 0);
+	double budget = ss.budget_s, opt = gs_record_optimum(&r);
+	enum { N = 25 };
+	struct gs_replay_run lim[N], past[N];
+	struct gs_score_run a[N], b[N];
+	for (size_t k = 0; k < N; k++) {
+		gs_replay_run(&r, gs_strategy_find("random"), NULL, 1 + k, 0, budget, &lim[k]);
+		gs_replay_run_past(&r, gs_strategy_find("random"), NULL, 1 + k, budget, &past[k]);
+		ck_assert_uint_eq(lim[k].within, lim[k].n);
+		ck_assert_uint_eq(past[k].within, lim[k].n);
+		ck_assert_uint_ge(past[k].n, past[k].within);
+		ck_assert(memcmp(past[k].cfg, lim[k].cfg, lim[k].n * sizeof *lim[k].cfg) == 0);
+		ck_assert(memcmp(past[k].cum_s, lim[k].cum_s, lim[k].n * sizeof *lim[k].cum_s) == 0);
+		/* it stops at the optimum (once past the budget) */
+		size_t last = past[k].n - 1;
+		ck_assert(r.time_ms[past[k].cfg[last]] == opt || past[k].n == past[k].within);
+		for (size_t e = past[k].within; e < last; e++)
+			ck_assert(r.time_ms[past[k].cfg[e]] > opt);
+		a[k] = (struct gs_score_run){ lim[k].cfg, lim[k].cum_s, lim[k].n };
+		b[k] = (struct gs_score_run){ past[k].cfg, past[k].cum_s, past[k].within };
+	}
+	double sa = gs_score(&ss, a, N), sb = gs_score(&ss, b, N);
+	ck_assert(!isnan(sa));
+	ck_assert(memcmp(&sa, &sb, sizeof sa) == 0);
+	struct gs_replay_stats st_lim, st_past;
+	gs_replay_stats(&r, lim, N, &st_lim);
+	gs_replay_stats(&r, past, N, &st_past);
+	ck_assert_msg(isinf(st_lim.f[GS_REPLAY_NTARGETS - 1]), "the budget reaches the optimum (%g)",
+		      st_lim.f[GS_REPLAY_NTARGETS - 1]);
+	for (int t = 0; t < GS_REPLAY_NTARGETS; t++) {
+		ck_assert(isfinite(st_past.f[t]));
+		/* repeats that reach it within the budget are unchanged, the
+		 * others go from never to a number: the median can only drop */
+		ck_assert(st_past.f[t] <= st_lim.f[t]);
+	}
+	for (size_t k = 0; k < N; k++) {
+		gs_replay_run_release(&lim[k]);
+		gs_replay_run_release(&past[k]);
+	}
+	gs_score_release(&ss);
+	gs_record_release(&r);
+}
+END_TEST
+
 START_TEST(test_ro_ranks_by_register_ratio_times_occupancy)
 {
 	/* registers 16..40 by A, occupancy 1/(1+B): RO = regs/40 / (1+B) is
@@ -413,7 +465,7 @@ START_TEST(test_stats_and_score_bounds)
 	double c = 0;
 	for (size_t i = 0; i < n; i++)
 		cum[i] = c += r.cost_s[order[i]];
-	struct gs_replay_run run = { n, order, cum };
+	struct gs_replay_run run = { n, order, cum, n };
 	struct gs_replay_stats st;
 	gs_replay_stats(&r, &run, 1, &st);
 	for (int k = 0; k < GS_REPLAY_NTARGETS; k++)
@@ -463,6 +515,7 @@ END_TEST
 
 GS_TEST_MAIN(test_space_lookup_and_neighbours, test_prior_matches_by_value, test_strategies_keep_the_contract,
 	     test_exhaustive_is_enumeration_order, test_prior_strategies_need_one,
-	     test_prior_order_follows_a_good_prior, test_pils_drops_a_wrong_prior_for_ils, test_replay_respects_the_budget, test_budget_forms,
+	     test_prior_order_follows_a_good_prior, test_pils_drops_a_wrong_prior_for_ils, test_replay_respects_the_budget,
+	     test_replay_past_the_budget_keeps_its_prefix, test_budget_forms,
 	     test_stats_and_score_bounds, test_ro_ranks_by_register_ratio_times_occupancy,
 	     test_ils_warm_draws_spread)
