@@ -43,7 +43,7 @@ static void run(const struct gs_record *rec, const struct gs_strategy_ops *ops,
 		out->cfg[out->n] = c;
 		out->cum_s[out->n] = clock;
 		out->n++;
-		if (rec->time_ms[c] <= opt)
+		if (past && rec->time_ms[c] <= opt)
 			found = 1;
 		gs_strategy_observe(s, c, rec->time_ms[c]);
 	}
