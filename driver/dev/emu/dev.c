@@ -724,7 +724,7 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	int floor_ = d->prof->l1_line * d->prof->l1_assoc;
 	l->l1_bytes = l1 > floor_ ? l1 : floor_;
 	l->blocks_per_sm = o->blocks_per_sm;
-	l->loops = 1;
+	l->loops = GS_EMU_LOOP_MIN;
 	size_t ran = n;
 	int rc = run_sample(d, l, o, idx, w, &ran, inner, st);
 	if (rc == 0) {

@@ -266,16 +266,17 @@ void gs_x_probe_end(struct gs_xctx *x, size_t i);
 /* For loop sampling: the bytes of a snapshot of what warp wi's iterations
  * of the loop [lo, hi] add to the probe, and the snapshot.  Then `skip`
  * more iterations at the rate of the `span` from snapshot s0 to b, added
- * to what the block observes (the footprint growing by skip / 2 units of
- * two iterations like the one from a to b, c being the one before a; -1:
+ * to what the block observes (the footprint growing by `units` units like
+ * the one from a to b, c being the one before a; -1:
  * the iterations do not repeat in a way it can extend, and nothing changed
  * but the footprint; barriers: the loop synchronises the block) and to
  * warp wi's chain (dregs[0..nd): the registers the loop writes). */
 size_t gs_x_probe_snap_bytes(size_t lo, size_t hi);
 void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi, void *buf);
+double gs_x_probe_snap_len(const void *snap); /* the warp's chain, as paths compare */
 int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s0,
 			  const void *c, const void *a, const void *b, uint64_t span,
-			  uint64_t skip, int barriers);
+			  uint64_t skip, uint64_t units, int barriers);
 void gs_x_probe_skip_warp(struct gs_xctx *x, unsigned wi, const uint32_t *dregs, unsigned nd,
 			  const void *s0, const void *b, uint64_t span, uint64_t skip);
 

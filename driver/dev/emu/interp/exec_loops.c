@@ -31,6 +31,7 @@
  * never skipped: their iterations are not known to repeat.
  * tests/unit/test_emu_exec.c (test_loop_sampling) holds the observations
  * of skipped blocks to within 1% of the whole runs'. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,8 +39,9 @@
 
 #define LOOP_WARM 8  /* iterations before a loop is watched */
 #define LOOP_HIST 9  /* snapshots compared: eight iterations */
-#define LOOP_MIN 16  /* iterations a skip must save to be made */
+#define LOOP_MIN 16  /* iterations a skip must save (and launch->loops instructions) */
 #define LOOP_TRK 4   /* loops watched per warp (nested ones) */
+#define LOOP_STEADY 0.02 /* the chain's spread over the watched units (decide) */
 
 /* What a backward branch's loop is, decided once per launch and host thread. */
 struct loopinfo {
@@ -66,6 +68,7 @@ struct snaphdr {
 struct trk {
 	int32_t pc;              /* the branch, -1: free */
 	uint64_t seen, next, back, used;
+	uint64_t gap;            /* iterations between two snapshots */
 	uint64_t pend;           /* a synchronising loop: iterations to skip at the next
 				  * release where every warp has found as many, 0: none */
 	unsigned nh;
@@ -459,8 +462,9 @@ static int64_t trips(int cmp, int gneg, int sgn, int wide, __int128 a, __int128 
 
 /* Iterations to skip, 0: none.  d[k * GS_WARP + l]: slice register k's step in lane l. */
 static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const struct loopinfo *li,
-		       unsigned char *const *h, uint32_t act, uint64_t *d)
+		       unsigned char *const *h, uint32_t act, uint64_t gap, uint64_t *d, int *unsteady)
 {
+	*unsteady = 0;
 	const struct snaphdr *s[LOOP_HIST];
 	for (int i = 0; i < LOOP_HIST; i++)
 		s[i] = (const struct snaphdr *)h[i];
@@ -482,7 +486,11 @@ static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const 
 				if (((b - a) ^ dd) & (wide ? ~0ull : 0xffffffffull))
 					return 0;
 			}
-			d[k * GS_WARP + l] = dd;
+			/* the step of one iteration: a gap's, divided */
+			int64_t sd = wide ? (int64_t)dd : (int64_t)(int32_t)(uint32_t)dd;
+			if (sd % (int64_t)gap)
+				return 0;
+			d[k * GS_WARP + l] = (uint64_t)(sd / (int64_t)gap);
 		}
 	}
 	const struct gs_ins *t = li->setp, *br = &x->code[li->hi];
@@ -502,8 +510,28 @@ static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const 
 			left = k;
 	}
 	/* the last iterations run, so that the loop ends as it does */
-	uint64_t skip = left > 2 ? (uint64_t)(left - 2) & ~(uint64_t)1 : 0;
-	return skip >= LOOP_MIN ? skip : 0;
+	/* The chain must grow steadily: by as much, within LOOP_STEADY, in each
+	 * of the four units of two iterations.  Where DRAM latency's draws
+	 * (model/spread.c) make it jump from one unit to the next, eight
+	 * iterations tell its rate too roughly: a block's time would carry the
+	 * noise, and the longest sampled block (the last wave's pace,
+	 * model/interval.c) turn it into a bias -- regthread.space's streaming
+	 * loop at GRID=120 came out 11% slower.  Such a loop runs whole. */
+	double lo = HUGE_VAL, hi = 0;
+	for (int i = 2; i < LOOP_HIST; i += 2) {
+		double u = gs_x_probe_snap_len(probe_part(li, h[i])) -
+			   gs_x_probe_snap_len(probe_part(li, h[i - 2]));
+		lo = u < lo ? u : lo;
+		hi = u > hi ? u : hi;
+	}
+	if (!(hi - lo <= LOOP_STEADY * hi)) {
+		*unsteady = 1;
+		return 0;
+	}
+	/* whole units of two gaps (the footprint's, gs_x_probe_skip_block) */
+	uint64_t skip = left > 2 ? (uint64_t)(left - 2) / (2 * gap) * (2 * gap) : 0;
+	uint64_t per = (s[LOOP_HIST - 1]->issued - s[0]->issued) / ((LOOP_HIST - 1) * gap);
+	return skip >= LOOP_MIN && skip * per >= x->l->loops ? skip : 0;
 }
 
 /* ---- the hooks ------------------------------------------------------------------------ */
@@ -521,30 +549,34 @@ static struct trk *find(struct gs_xloops *L, unsigned wi, int32_t pc)
 	old->seen = old->nh = 0;
 	old->pend = 0;
 	old->next = old->back = LOOP_WARM;
+	old->gap = 1;
 	return old;
 }
 
 /* slice register k's step in each lane of act, from snapshots h (checked by decide) */
-static void steps(const struct loopinfo *li, unsigned char *const *h, uint32_t act, uint64_t *d)
+static void steps(const struct loopinfo *li, unsigned char *const *h, uint32_t act, uint64_t gap,
+		  uint64_t *d)
 {
 	for (unsigned k = 0; k < li->ns; k++)
 		for (uint32_t mm = act; mm; mm &= mm - 1) {
 			int l = __builtin_ctz(mm);
-			d[k * GS_WARP + l] = lane(sval(li, h[1], k), li->swide[k], l) -
-					     lane(sval(li, h[0], k), li->swide[k], l);
+			uint64_t dd = lane(sval(li, h[1], k), li->swide[k], l) -
+				      lane(sval(li, h[0], k), li->swide[k], l);
+			int64_t sd = li->swide[k] ? (int64_t)dd : (int64_t)(int32_t)(uint32_t)dd;
+			d[k * GS_WARP + l] = (uint64_t)(sd / (int64_t)gap);
 		}
 }
 
 /* Skips `skip` iterations of warp w: its slice registers and its chain;
  * the instructions they would have issued */
 static uint64_t skip_warp(struct gs_xctx *x, struct gs_xwarp *w, const struct loopinfo *li,
-			  unsigned char *const *h, uint64_t skip)
+			  unsigned char *const *h, uint64_t gap, uint64_t skip)
 {
 	uint32_t act = w->stk[w->sp].mask;
 	uint64_t d[GS_WARP * 8], *dd = li->ns <= 8 ? d : malloc(li->ns * GS_WARP * sizeof(*dd));
 	if (!dd)
 		return 0;
-	steps(li, h, act, dd);
+	steps(li, h, act, gap, dd);
 	for (unsigned k = 0; k < li->ns; k++) {
 		unsigned char *v = w->rf + li->sreg[k];
 		for (uint32_t mm = act; mm; mm &= mm - 1) {
@@ -558,27 +590,30 @@ static uint64_t skip_warp(struct gs_xctx *x, struct gs_xwarp *w, const struct lo
 	if (dd != d)
 		free(dd);
 	const struct snaphdr *s0 = (const void *)h[0], *b = (const void *)h[LOOP_HIST - 1];
+	uint64_t span = (LOOP_HIST - 1) * gap;
 	gs_x_probe_skip_warp(x, w->id, li->dreg, li->nd, probe_part(li, h[0]),
-			     probe_part(li, h[LOOP_HIST - 1]), LOOP_HIST - 1, skip);
+			     probe_part(li, h[LOOP_HIST - 1]), span, skip);
 	x->loops->skipped += skip;
-	return skip * (b->issued - s0->issued) / (LOOP_HIST - 1);
+	return skip * (b->issued - s0->issued) / span;
 }
 
 /* What the block observes of `skip` iterations, at the rates of the
  * snapshots h (one warp's, which span whole iterations of the block). */
 static int skip_block(struct gs_xctx *x, const struct loopinfo *li, unsigned char *const *h,
-		      uint64_t skip)
+		      uint64_t gap, uint64_t skip)
 {
+	uint64_t span = (LOOP_HIST - 1) * gap;
 	if (gs_x_probe_skip_block(x, (size_t)li->lo, (size_t)li->hi, probe_part(li, h[0]),
 				  probe_part(li, h[LOOP_HIST - 5]), probe_part(li, h[LOOP_HIST - 3]),
-				  probe_part(li, h[LOOP_HIST - 1]), LOOP_HIST - 1, skip, li->bar) < 0)
+				  probe_part(li, h[LOOP_HIST - 1]), span, skip, skip / (2 * gap),
+				  li->bar) < 0)
 		return -1;
 	/* the counters are all uint64_t: each grows at its rate */
 	const struct snaphdr *s0 = (const void *)h[0], *b = (const void *)h[LOOP_HIST - 1];
 	uint64_t *c = (uint64_t *)&x->c;
 	const uint64_t *ca = (const uint64_t *)&s0->c, *cb = (const uint64_t *)&b->c;
 	for (size_t i = 0; i < sizeof x->c / sizeof(uint64_t); i++)
-		c[i] += skip * (cb[i] - ca[i]) / (LOOP_HIST - 1);
+		c[i] += skip * (cb[i] - ca[i]) / span;
 	return 0;
 }
 
@@ -613,11 +648,13 @@ uint64_t gs_x_loop_back(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc, uint6
 		t->nh--;
 	}
 	snapshot(x, w, li, issued, t->h[t->nh++]);
+	t->next = t->seen + t->gap;
 	if (t->nh < LOOP_HIST)
 		return 0;
 	uint32_t act = w->stk[w->sp].mask;
 	uint64_t *d = malloc((li->ns + 1) * GS_WARP * sizeof(*d));
-	uint64_t skip = d ? decide(x, w, li, t->h, act, d) : 0;
+	int unsteady = 0;
+	uint64_t skip = d ? decide(x, w, li, t->h, act, t->gap, d, &unsteady) : 0;
 	free(d);
 	if (skip && li->bar) {
 		/* the whole block skips together, at a barrier (gs_x_loops_release) */
@@ -625,14 +662,21 @@ uint64_t gs_x_loop_back(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc, uint6
 		return 0;
 	}
 	t->nh = 0;
-	if (!skip || skip_block(x, li, t->h, skip) < 0) {
+	if (unsteady) {
+		/* a rate that the gaps' draws blur: watch gaps twice as long,
+		 * whose rates are steadier (execute enough to converge) */
+		t->gap *= 2;
+		t->next = t->seen + t->gap;
+		return 0;
+	}
+	if (!skip || skip_block(x, li, t->h, t->gap, skip) < 0) {
 		/* not yet, or not this loop: look again later, less often */
 		t->back *= 2;
 		t->next = t->seen + t->back;
 		return 0;
 	}
 	t->next = UINT64_MAX; /* the rest of this run of the loop runs */
-	return skip_warp(x, w, li, t->h, skip);
+	return skip_warp(x, w, li, t->h, t->gap, skip);
 }
 
 void gs_x_loops_release(struct gs_xctx *x)
@@ -646,7 +690,8 @@ void gs_x_loops_release(struct gs_xctx *x)
 		for (int k = 0; k < LOOP_TRK && !p; k++)
 			if (t[k].pend)
 				p = &t[k];
-		if (!p || (first && (p->pc != first->pc || p->pend != first->pend)))
+		if (!p || (first && (p->pc != first->pc || p->pend != first->pend ||
+				     p->gap != first->gap)))
 			return;
 		if (!first)
 			first = p;
@@ -655,14 +700,14 @@ void gs_x_loops_release(struct gs_xctx *x)
 		return;
 	const struct loopinfo *li = L->info[first->pc];
 	uint64_t skip = first->pend;
-	int ok = skip_block(x, li, first->h, skip) == 0;
+	int ok = skip_block(x, li, first->h, first->gap, skip) == 0;
 	for (unsigned i = 0; i < L->nwarps; i++) {
 		struct trk *t = L->t + (size_t)i * LOOP_TRK;
 		for (int k = 0; k < LOOP_TRK; k++) {
 			if (t[k].pc != first->pc || !t[k].pend)
 				continue;
 			if (ok && x->w[i].state != GS_XW_DONE)
-				x->w[i].issued += skip_warp(x, &x->w[i], li, t[k].h, skip);
+				x->w[i].issued += skip_warp(x, &x->w[i], li, t[k].h, t[k].gap, skip);
 			t[k].pend = 0;
 			t[k].nh = 0;
 			t[k].next = UINT64_MAX;
@@ -678,5 +723,6 @@ void gs_x_loop_exit(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc)
 			t[k].seen = t[k].nh = 0;
 			t[k].pend = 0;
 			t[k].next = t[k].back = LOOP_WARM;
+			t[k].gap = 1;
 		}
 }

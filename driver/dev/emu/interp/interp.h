@@ -98,9 +98,15 @@ struct gs_emu_launch {
 	const uint8_t *load_window;
 	size_t nload_window;
 	/* a sampled launch skips most iterations of long loops once they
-	 * repeat (exec_loops.c) */
-	int loops;
+	 * repeat (exec_loops.c), where that saves a warp at least this many
+	 * instructions (GS_EMU_LOOP_MIN); 0: every iteration runs */
+	uint64_t loops;
 };
+
+/* Skipped iterations are timed at the rate of the few watched: a loop
+ * short enough to take the emulator little time runs whole, its time
+ * exactly as without loop sampling. */
+#define GS_EMU_LOOP_MIN (1u << 19)
 
 enum {
 	GS_EMU_OK = 0,

@@ -46,6 +46,7 @@
 #include "dev/emu/interp/exec_int.h"
 #include "dev/emu/model/model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,11 @@ struct gs_xprobe {
 	/* the DRAM latency's spread (spread.c), NULL: none; the block's draws */
 	double *spread;
 	uint64_t seed, ndraw;
+	/* the loads' DRAM weights drawn, and what they are worth on average
+	 * (emax[k]: the mean of the largest of k draws, 0 until needed), for
+	 * loop sampling, which takes the weights at their mean */
+	double mw_sum, mw_exp;
+	double emax[2 * GS_WARP + 1];
 	/* the instruction being executed */
 	unsigned cw;
 	double pt;
@@ -317,6 +323,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->tick = 0;
 	p->seed = x->block;
 	p->ndraw = 0;
+	p->mw_sum = p->mw_exp = 0;
 	p->l1_hit = p->l1_miss = p->st = p->st_partial = 0;
 	p->l1_waves = 0;
 	p->sect = NULL;
@@ -612,13 +619,30 @@ static double miss_weight(struct gs_xprobe *p, const uint64_t *sec, unsigned n)
 	if (!p->spread)
 		return 1;
 	double w = 0;
+	unsigned k = 0;
 	for (unsigned i = 0; i < n; i++) {
 		if (i && sec[i] >> 2 == sec[i - 1] >> 2) /* 4 sectors a 128-byte line */
 			continue;
 		double d = gs_emu_spread_draw(p->spread, p->seed << 32 ^ p->ndraw++);
 		if (d > w)
 			w = d;
+		k++;
 	}
+	if (k > 2 * GS_WARP)
+		k = 2 * GS_WARP;
+	if (!(p->emax[k] > 0)) {
+		/* the table's draws are equally likely and ascending: the largest
+		 * of k is draw i with probability ((i+1)/N)^k - (i/N)^k */
+		double e = 0, lo = 0;
+		for (int i = 0; i < GS_EMU_SPREAD_N; i++) {
+			double hi = pow((double)(i + 1) / GS_EMU_SPREAD_N, k);
+			e += p->spread[i] * (hi - lo);
+			lo = hi;
+		}
+		p->emax[k] = e;
+	}
+	p->mw_sum += w;
+	p->mw_exp += p->emax[k];
 	return w;
 }
 
@@ -964,8 +988,9 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
  * the block's counts, the footprint's length, the issues of the loop's
  * instructions [lo, hi] (after the fixed part). */
 struct snap {
-	double clk, wnm, bbs, bnm;
+	double clk, wnm, bbs, bnm, clen;
 	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start;
+	double mw_sum, mw_exp;
 	double xinst[GS_EMU_NCLASS], iv_inst[GS_EMU_NCLASS];
 	uint64_t l1_hit, l1_miss, st, st_partial, l1_waves, win_loads, cuni, shfl;
 	uint64_t ns, merges, nas;
@@ -985,9 +1010,11 @@ void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi,
 	struct snap *s = buf;
 	memset(s, 0, sizeof(*s));
 	s->clk = pw->clk, s->wnm = pw->wnm, s->bbs = pw->bbs, s->bnm = pw->bnm;
+	s->clen = pw->clen;
 	s->win_sum = p->win_sum, s->ccyc = p->ccyc, s->iv_smem = p->iv_smem;
 	s->iv_sectors = p->iv_sectors, s->iv_waves = p->iv_waves;
 	s->exposed = p->exposed, s->iv_start = p->iv_start;
+	s->mw_sum = p->mw_sum, s->mw_exp = p->mw_exp;
 	memcpy(s->xinst, p->xinst, sizeof s->xinst);
 	memcpy(s->iv_inst, p->iv_inst, sizeof s->iv_inst);
 	s->l1_hit = p->l1_hit, s->l1_miss = p->l1_miss, s->st = p->st;
@@ -996,6 +1023,11 @@ void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi,
 	s->ns = p->ns, s->merges = p->merges, s->nas = p->nas;
 	s->lcount = p->lcount ? p->lcount[wi] : 0;
 	memcpy(s->issues, p->issues + lo, (hi - lo + 1) * sizeof(uint32_t));
+}
+
+double gs_x_probe_snap_len(const void *snap)
+{
+	return ((const struct snap *)snap)->clen;
 }
 
 /* The footprint of u more units like the last, b's sectors since a, each
@@ -1027,7 +1059,7 @@ static int footprint_extend(struct gs_xprobe *p, const struct snap *c, const str
 
 int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s0_,
 			  const void *c_, const void *a_, const void *b_, uint64_t span,
-			  uint64_t skip, int barriers)
+			  uint64_t skip, uint64_t units, int barriers)
 {
 	struct gs_xprobe *p = x->pr;
 	const struct snap *s0 = s0_, *c = c_, *a = a_, *b = b_;
@@ -1042,7 +1074,7 @@ int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s
 	/* rates over the whole span: a miss's DRAM latency is a draw (spread.c),
 	 * and one unit's draws are few */
 	double f = (double)skip / (double)span;
-	if (footprint_extend(p, c, a, b, skip / 2) < 0)
+	if (footprint_extend(p, c, a, b, units) < 0)
 		return -1;
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * skip / span)
 	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(l1_waves);
@@ -1076,6 +1108,16 @@ void gs_x_probe_skip_warp(struct gs_xctx *x, unsigned wi, const uint32_t *dregs,
 	const struct snap *s0 = s0_, *b = b_;
 	double f = (double)skip / (double)span;
 	double dt = (b->clk - s0->clk) * f, dm = (b->wnm - s0->wnm) * f;
+	/* The span's DRAM weights are a few draws: what they add to the
+	 * chain in the skipped iterations is taken at their mean, so that a
+	 * lucky span does not make a long block (the model paces the last
+	 * wave by the longest sampled block: a spread of estimates would
+	 * raise it).  The time the chain gained with them moves as much. */
+	double got = b->mw_sum - s0->mw_sum, mean = b->mw_exp - s0->mw_exp;
+	if (got > 0 && mean > 0) {
+		double fix = dm * (mean / got - 1);
+		dm += fix;
+	}
 	struct pwarp *pw = &p->pw[wi];
 	pw->clk += dt, pw->bbs += dt;
 	pw->wnm += dm, pw->bnm += dm;
