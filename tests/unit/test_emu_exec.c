@@ -1261,7 +1261,7 @@ START_TEST(test_loop_sampling)
 	}
 	/* a loop that would save fewer instructions than asked runs whole */
 	struct gs_emu_blockstat st;
-	sampled_block(&k, "pairs", 4, T, a_pairs, GS_EMU_LOOP_MIN, &st);
+	sampled_block(&k, "nest", 4, T, a_nest, GS_EMU_LOOP_MIN, &st);
 	ck_assert_uint_eq(st.loop_skipped, 0);
 	gs_emu_blockstat_release(&st);
 	kfree(&k);

@@ -106,7 +106,7 @@ struct gs_emu_launch {
 /* Skipped iterations are timed at the rate of the few watched: a loop
  * short enough to take the emulator little time runs whole, its time
  * exactly as without loop sampling. */
-#define GS_EMU_LOOP_MIN (1u << 19)
+#define GS_EMU_LOOP_MIN (1u << 15)
 
 enum {
 	GS_EMU_OK = 0,
