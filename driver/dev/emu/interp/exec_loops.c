@@ -464,6 +464,8 @@ static int64_t trips(int cmp, int gneg, int sgn, int wide, __int128 a, __int128 
 static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const struct loopinfo *li,
 		       unsigned char *const *h, uint32_t act, uint64_t gap, uint64_t *d, int *unsteady)
 {
+	/* *unsteady: 1 the chain's rate is not steady yet, -1 too few
+	 * iterations are left to skip, 0 neither */
 	*unsteady = 0;
 	const struct snaphdr *s[LOOP_HIST];
 	for (int i = 0; i < LOOP_HIST; i++)
@@ -531,7 +533,10 @@ static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const 
 	/* whole units of two gaps (the footprint's, gs_x_probe_skip_block) */
 	uint64_t skip = left > 2 ? (uint64_t)(left - 2) / (2 * gap) * (2 * gap) : 0;
 	uint64_t per = (s[LOOP_HIST - 1]->issued - s[0]->issued) / ((LOOP_HIST - 1) * gap);
-	return skip >= LOOP_MIN && skip * per >= x->l->loops ? skip : 0;
+	if (skip >= LOOP_MIN && skip * per >= x->l->loops)
+		return skip;
+	*unsteady = -1; /* too little left: this run of the loop runs whole */
+	return 0;
 }
 
 /* ---- the hooks ------------------------------------------------------------------------ */
@@ -662,6 +667,10 @@ uint64_t gs_x_loop_back(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc, uint6
 		return 0;
 	}
 	t->nh = 0;
+	if (unsteady < 0) {
+		t->next = UINT64_MAX;
+		return 0;
+	}
 	if (unsteady) {
 		/* a rate that the gaps' draws blur: watch gaps twice as long,
 		 * whose rates are steadier (execute enough to converge) */
