@@ -47,8 +47,15 @@ for s in "$@"; do
 	esac
 	# The compile cache's PTX and cubins would make the stores large;
 	# registers and results stay, and `gsearch compile` regenerates them.
-	if command -v sqlite3 >/dev/null 2>&1 && [ -f "$db" ]; then
-		sqlite3 "$db" "UPDATE variant SET cubin = NULL, ptx = NULL; VACUUM;" || rc=1
+	# (The GPU host may have Python's sqlite3 module and no sqlite3 program.)
+	if [ -f "$db" ]; then
+		if command -v sqlite3 >/dev/null 2>&1; then
+			sqlite3 "$db" "UPDATE variant SET cubin = NULL, ptx = NULL; VACUUM;" || rc=1
+		elif command -v python3 >/dev/null 2>&1; then
+			python3 -c 'import sqlite3, sys
+d = sqlite3.connect(sys.argv[1]); d.execute("UPDATE variant SET cubin = NULL, ptx = NULL")
+d.commit(); d.execute("VACUUM"); d.close()' "$db" || rc=1
+		fi
 	fi
 	echo "=== $s ($mode)"
 	tail -6 "$out"
