@@ -148,14 +148,6 @@ void gs_x_loops_turn(struct gs_xctx *x)
 
 /* ---- what a loop is ------------------------------------------------------------------- */
 
-static int has(const uint32_t *v, unsigned n, uint32_t r)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (v[i] == r)
-			return 1;
-	return 0;
-}
-
 /* 1 when the instruction writes predicate g */
 static int writes_pred(const struct gs_ins *in, uint32_t g)
 {
@@ -225,16 +217,17 @@ static int unrepeatable(const struct gs_ins *in, int32_t lo, int32_t hi, int32_t
 /* The registers of the body's loads' and stores' addresses, and of the
  * exit test: the slice's seeds. */
 static unsigned seeds(const struct gs_ins *code, int32_t lo, int32_t hi,
-		      const struct gs_ins *setp, uint32_t *v)
+		      const struct gs_ins *setp, uint32_t *v, unsigned cap)
 {
 	unsigned n = 0;
 	v[n++] = setp->o[2];
-	if (!has(v, n, setp->o[3]))
-		v[n++] = setp->o[3];
+	v[n++] = setp->o[3];
 	for (int32_t pc = lo; pc <= hi; pc++)
-		if ((code[pc].op == GS_OP_LD || code[pc].op == GS_OP_ST) &&
-		    code[pc].o[4] != GS_NONE && !has(v, n, code[pc].o[4]))
+		if ((code[pc].op == GS_OP_LD || code[pc].op == GS_OP_ST) && code[pc].o[4] != GS_NONE) {
+			if (n == cap)
+				return 0; /* more addresses than followed: not a loop to skip */
 			v[n++] = code[pc].o[4];
+		}
 	return n;
 }
 
@@ -272,20 +265,24 @@ static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
 	default:
 		return li;
 	}
-	size_t nb = (size_t)(hi - lo + 1);
+	/* per register (its first 128 bytes' index): WRITTEN by the body,
+	 * in the SLICE; one pass over the body per link of the slice's
+	 * longest dependency, instead of a search per register */
+	enum { WRITTEN = 1, SLICE = 2 };
+	size_t nb = (size_t)(hi - lo + 1), nreg = x->m->rf_bytes / 128 + 1;
+	uint8_t *m = calloc(nreg, 1);
 	uint32_t *w = malloc(nb * 6 * sizeof(*w)), r[6];
 	unsigned nw = 0;
-	for (int32_t i = lo; w && i <= hi; i++) {
+	if (!m || !w)
+		goto out;
+#define IDX(o) ((size_t)(o) >> 7)
+	for (int32_t i = lo; i <= hi; i++) {
 		int n = gs_ins_regs(&code[i], 1, r);
 		for (int k = 0; k < n; k++)
-			if (r[k] != GS_NONE && !has(w, nw, r[k]))
+			if (r[k] != GS_NONE && IDX(r[k]) < nreg && !(m[IDX(r[k])] & WRITTEN)) {
+				m[IDX(r[k])] |= WRITTEN;
 				w[nw++] = r[k];
-	}
-	uint32_t *sl = malloc((nb * 6 + 8) * sizeof(*sl));
-	if (!w || !sl) {
-		free(w);
-		free(sl);
-		return li;
+			}
 	}
 	/* the operands must not move between the test and the branch */
 	for (const struct gs_ins *in = setp + 1; in < br; in++) {
@@ -294,42 +291,50 @@ static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
 			if (r[k] == setp->o[2] || r[k] == setp->o[3])
 				goto out;
 	}
-	unsigned ns = seeds(code, lo, hi, setp, sl);
-	for (unsigned k = 0; k < ns; k++) {
-		if (!has(w, nw, sl[k]))
-			continue; /* invariant: nothing to follow */
+	uint32_t seed[2 + 6 * 64];
+	unsigned nseed = seeds(code, lo, hi, setp, seed, sizeof seed / sizeof seed[0]);
+	if (!nseed)
+		goto out;
+	for (unsigned k = 0; k < nseed; k++)
+		if (IDX(seed[k]) < nreg)
+			m[IDX(seed[k])] |= SLICE;
+	for (int grew = 1; grew;) {
+		grew = 0;
 		for (int32_t i = lo; i <= hi; i++) {
-			int n = gs_ins_regs(&code[i], 1, r), writes = 0;
+			int n = gs_ins_regs(&code[i], 1, r), feeds = 0;
 			for (int j = 0; j < n; j++)
-				writes |= r[j] == sl[k];
-			if (!writes)
+				feeds |= r[j] != GS_NONE && IDX(r[j]) < nreg && (m[IDX(r[j])] & SLICE);
+			if (!feeds)
 				continue;
 			if (!followed(&code[i]))
 				goto out;
 			n = gs_ins_regs(&code[i], 0, r);
 			for (int j = 0; j < n; j++)
-				if (r[j] != GS_NONE && !has(sl, ns, r[j]))
-					sl[ns++] = r[j];
+				if (r[j] != GS_NONE && IDX(r[j]) < nreg && !(m[IDX(r[j])] & SLICE)) {
+					m[IDX(r[j])] |= SLICE;
+					grew = 1;
+				}
 		}
 	}
 	/* keep the slice registers the body writes */
-	li->sreg = malloc((ns + 1) * sizeof(*li->sreg));
-	li->swide = malloc(ns + 1);
+	li->sreg = malloc((nw + 1) * sizeof(*li->sreg));
+	li->swide = malloc(nw + 1);
 	if (!li->sreg || !li->swide)
 		goto out;
 	size_t bytes = sizeof(struct snaphdr);
 	li->ia = li->ib = -1;
-	for (unsigned k = 0; k < ns; k++) {
-		if (!has(w, nw, sl[k]))
+	for (unsigned k = 0; k < nw; k++) {
+		if (!(m[IDX(w[k])] & SLICE))
 			continue;
-		if (sl[k] == setp->o[2])
+		if (w[k] == setp->o[2])
 			li->ia = (int)li->ns;
-		if (sl[k] == setp->o[3])
+		if (w[k] == setp->o[3])
 			li->ib = (int)li->ns;
-		li->swide[li->ns] = x->f->rwide[sl[k] >> 7];
+		li->swide[li->ns] = x->f->rwide[IDX(w[k])];
 		bytes += li->swide[li->ns] ? 8 * GS_WARP : 4 * GS_WARP;
-		li->sreg[li->ns++] = sl[k];
+		li->sreg[li->ns++] = w[k];
 	}
+#undef IDX
 	li->dreg = w;
 	li->nd = nw;
 	w = NULL;
@@ -338,7 +343,7 @@ static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
 	li->ok = 1;
 out:
 	free(w);
-	free(sl);
+	free(m);
 	return li;
 }
 
@@ -729,9 +734,15 @@ void gs_x_loop_exit(struct gs_xctx *x, struct gs_xwarp *w, int32_t pc)
 	struct trk *t = x->loops->t + (size_t)w->id * LOOP_TRK;
 	for (int k = 0; k < LOOP_TRK; k++)
 		if (t[k].pc == pc) {
+			/* a run too short to skip: the next is watched once it
+			 * is longer, so that an inner loop of a few iterations,
+			 * run again and again, is not snapshotted for nothing */
+			uint64_t warm = LOOP_WARM, least = LOOP_WARM + LOOP_HIST + LOOP_MIN + 2;
+			if (t[k].seen > warm && t[k].seen < least)
+				warm = t[k].seen;
 			t[k].seen = t[k].nh = 0;
 			t[k].pend = 0;
-			t[k].next = t[k].back = LOOP_WARM;
+			t[k].next = t[k].back = warm;
 			t[k].gap = 1;
 		}
 }
