@@ -1175,14 +1175,6 @@ static void sampled_block(struct kmod *k, const char *name, unsigned blocks, uns
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
 
-static uint64_t warp_inst(const struct gs_emu_counters *c)
-{
-	uint64_t n = 0;
-	for (int i = 0; i < GS_EMU_NCLASS; i++)
-		n += c->warp_inst[i];
-	return n;
-}
-
 /* within a share f of b */
 static int near(double a, double b, double f)
 {
@@ -1242,10 +1234,10 @@ START_TEST(test_loop_sampling)
 			ck_assert_msg(fast.loop_skipped >= ks[i].least, "%s skipped %llu", ks[i].name,
 				      (unsigned long long)fast.loop_skipped);
 		}
-		ck_assert_msg(near((double)warp_inst(&fast.c), (double)warp_inst(&whole.c), 0.001),
+		ck_assert_msg(near((double)gs_emu_counters_warp_inst(&fast.c), (double)gs_emu_counters_warp_inst(&whole.c), 0.001),
 			      "%s: %llu instructions, whole %llu", ks[i].name,
-			      (unsigned long long)warp_inst(&fast.c),
-			      (unsigned long long)warp_inst(&whole.c));
+			      (unsigned long long)gs_emu_counters_warp_inst(&fast.c),
+			      (unsigned long long)gs_emu_counters_warp_inst(&whole.c));
 		ck_assert_msg(near(fast.chain, whole.chain, 0.01), "%s: chain %g, whole %g",
 			      ks[i].name, fast.chain, whole.chain);
 		ck_assert_msg(near((double)(fast.l1_hit + fast.l1_miss),

@@ -386,14 +386,6 @@ static void snapshot(struct gs_xctx *x, const struct gs_xwarp *w, const struct l
 	gs_x_probe_snap(x, w->id, (size_t)li->lo, (size_t)li->hi, at);
 }
 
-static uint64_t inst(const struct gs_emu_counters *c)
-{
-	uint64_t n = 0;
-	for (int k = 0; k < GS_EMU_NCLASS; k++)
-		n += c->warp_inst[k];
-	return n;
-}
-
 /* a lane's value as the test compares it, and its step, as integers */
 static __int128 value(uint64_t v, int sgn, int wide)
 {
@@ -475,11 +467,12 @@ static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const 
 	const struct snaphdr *s[LOOP_HIST];
 	for (int i = 0; i < LOOP_HIST; i++)
 		s[i] = (const struct snaphdr *)h[i];
-	uint64_t n0 = inst(&s[1]->c) - inst(&s[0]->c);
+	uint64_t n0 = gs_emu_counters_warp_inst(&s[1]->c) - gs_emu_counters_warp_inst(&s[0]->c);
 	for (int i = 1; i < LOOP_HIST; i++)
 		if ((!li->bar && s[i]->turn != s[0]->turn) || s[i]->sp != s[0]->sp || s[i]->mask != act ||
 		    s[i]->issued - s[i - 1]->issued != s[1]->issued - s[0]->issued ||
-		    inst(&s[i]->c) - inst(&s[i - 1]->c) != n0)
+		    gs_emu_counters_warp_inst(&s[i]->c) -
+			    gs_emu_counters_warp_inst(&s[i - 1]->c) != n0)
 			return 0;
 	for (unsigned k = 0; k < li->ns; k++) {
 		int wide = li->swide[k];

@@ -51,6 +51,7 @@ struct gs_emu_counters {
 };
 
 void gs_emu_counters_add(struct gs_emu_counters *acc, const struct gs_emu_counters *c);
+uint64_t gs_emu_counters_warp_inst(const struct gs_emu_counters *c); /* all classes' */
 /* {"warp_inst":{"int":..},"thread_inst":{..},"gld_trans":..} */
 char *gs_emu_counters_json(const struct gs_emu_counters *c);
 

@@ -104,6 +104,14 @@ void gs_emu_counters_add(struct gs_emu_counters *acc, const struct gs_emu_counte
 		a[i] += b[i];
 }
 
+uint64_t gs_emu_counters_warp_inst(const struct gs_emu_counters *c)
+{
+	uint64_t n = 0;
+	for (int k = 0; k < GS_EMU_NCLASS; k++)
+		n += c->warp_inst[k];
+	return n;
+}
+
 _Static_assert(sizeof(struct gs_emu_counters) % sizeof(uint64_t) == 0,
 	       "gs_emu_counters holds uint64_t fields only");
 
