@@ -50,6 +50,7 @@ struct loopinfo {
 	int32_t lo, hi;          /* the body: [target, branch] */
 	uint32_t *sreg;          /* slice registers the body writes */
 	uint8_t *swide;
+	size_t *soff;            /* where each is in a snapshot; soff[ns]: the probe's part */
 	unsigned ns;
 	uint32_t *dreg;          /* every register the body writes */
 	unsigned nd;
@@ -108,6 +109,7 @@ static void info_free(struct loopinfo *in)
 		return;
 	free(in->sreg);
 	free(in->swide);
+	free(in->soff);
 	free(in->dreg);
 	free(in);
 }
@@ -319,7 +321,8 @@ static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
 	/* keep the slice registers the body writes */
 	li->sreg = malloc((nw + 1) * sizeof(*li->sreg));
 	li->swide = malloc(nw + 1);
-	if (!li->sreg || !li->swide)
+	li->soff = malloc((nw + 1) * sizeof(*li->soff));
+	if (!li->sreg || !li->swide || !li->soff)
 		goto out;
 	size_t bytes = sizeof(struct snaphdr);
 	li->ia = li->ib = -1;
@@ -331,6 +334,7 @@ static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
 		if (w[k] == setp->o[3])
 			li->ib = (int)li->ns;
 		li->swide[li->ns] = x->f->rwide[IDX(w[k])];
+		li->soff[li->ns] = bytes;
 		bytes += li->swide[li->ns] ? 8 * GS_WARP : 4 * GS_WARP;
 		li->sreg[li->ns++] = w[k];
 	}
@@ -338,6 +342,7 @@ static struct loopinfo *analyse(const struct gs_xctx *x, int32_t pc)
 	li->dreg = w;
 	li->nd = nw;
 	w = NULL;
+	li->soff[li->ns] = bytes;
 	li->setp = setp;
 	li->bytes = bytes + gs_x_probe_snap_bytes((size_t)lo, (size_t)hi);
 	li->ok = 1;
@@ -357,10 +362,7 @@ static uint64_t lane(const unsigned char *v, int wide, int l)
 /* the register values of snapshot h: after the header, in sreg order */
 static const unsigned char *sval(const struct loopinfo *li, const unsigned char *h, unsigned k)
 {
-	size_t at = sizeof(struct snaphdr);
-	for (unsigned i = 0; i < k; i++)
-		at += li->swide[i] ? 8 * GS_WARP : 4 * GS_WARP;
-	return h + at;
+	return h + li->soff[k];
 }
 
 static const void *probe_part(const struct loopinfo *li, const unsigned char *h)
@@ -377,13 +379,9 @@ static void snapshot(struct gs_xctx *x, const struct gs_xwarp *w, const struct l
 	s->sp = w->sp;
 	s->mask = w->stk[w->sp].mask;
 	s->c = x->c;
-	unsigned char *at = h + sizeof(*s);
-	for (unsigned k = 0; k < li->ns; k++) {
-		size_t b = li->swide[k] ? 8 * GS_WARP : 4 * GS_WARP;
-		memcpy(at, w->rf + li->sreg[k], b);
-		at += b;
-	}
-	gs_x_probe_snap(x, w->id, (size_t)li->lo, (size_t)li->hi, at);
+	for (unsigned k = 0; k < li->ns; k++)
+		memcpy(h + li->soff[k], w->rf + li->sreg[k], li->soff[k + 1] - li->soff[k]);
+	gs_x_probe_snap(x, w->id, (size_t)li->lo, (size_t)li->hi, h + li->soff[li->ns]);
 }
 
 /* a lane's value as the test compares it, and its step, as integers */
@@ -457,6 +455,21 @@ static int64_t trips(int cmp, int gneg, int sgn, int wide, __int128 a, __int128 
 	return (int64_t)ok;
 }
 
+/* slice register k's step in each lane of act over one iteration, from
+ * snapshots h a gap apart (decide checks they are constant and whole) */
+static void steps(const struct loopinfo *li, unsigned char *const *h, uint32_t act, uint64_t gap,
+		  uint64_t *d)
+{
+	for (unsigned k = 0; k < li->ns; k++)
+		for (uint32_t mm = act; mm; mm &= mm - 1) {
+			int l = __builtin_ctz(mm);
+			uint64_t dd = lane(sval(li, h[1], k), li->swide[k], l) -
+				      lane(sval(li, h[0], k), li->swide[k], l);
+			int64_t sd = li->swide[k] ? (int64_t)dd : (int64_t)(int32_t)(uint32_t)dd;
+			d[k * GS_WARP + l] = (uint64_t)(sd / (int64_t)gap);
+		}
+}
+
 /* Iterations to skip, 0: none.  d[k * GS_WARP + l]: slice register k's step in lane l. */
 static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const struct loopinfo *li,
 		       unsigned char *const *h, uint32_t act, uint64_t gap, uint64_t *d, int *unsteady)
@@ -486,13 +499,13 @@ static uint64_t decide(const struct gs_xctx *x, const struct gs_xwarp *w, const 
 				if (((b - a) ^ dd) & (wide ? ~0ull : 0xffffffffull))
 					return 0;
 			}
-			/* the step of one iteration: a gap's, divided */
+			/* a gap's step must be whole iterations' */
 			int64_t sd = wide ? (int64_t)dd : (int64_t)(int32_t)(uint32_t)dd;
 			if (sd % (int64_t)gap)
 				return 0;
-			d[k * GS_WARP + l] = (uint64_t)(sd / (int64_t)gap);
 		}
 	}
+	steps(li, h, act, gap, d);
 	const struct gs_ins *t = li->setp, *br = &x->code[li->hi];
 	int sgn = t->sub2 == GS_TY_S32 || t->sub2 == GS_TY_S64;
 	int wide = t->sub2 == GS_TY_U64 || t->sub2 == GS_TY_S64 || t->sub2 == GS_TY_B64;
@@ -556,20 +569,6 @@ static struct trk *find(struct gs_xloops *L, unsigned wi, int32_t pc)
 	return old;
 }
 
-/* slice register k's step in each lane of act, from snapshots h (checked by decide) */
-static void steps(const struct loopinfo *li, unsigned char *const *h, uint32_t act, uint64_t gap,
-		  uint64_t *d)
-{
-	for (unsigned k = 0; k < li->ns; k++)
-		for (uint32_t mm = act; mm; mm &= mm - 1) {
-			int l = __builtin_ctz(mm);
-			uint64_t dd = lane(sval(li, h[1], k), li->swide[k], l) -
-				      lane(sval(li, h[0], k), li->swide[k], l);
-			int64_t sd = li->swide[k] ? (int64_t)dd : (int64_t)(int32_t)(uint32_t)dd;
-			d[k * GS_WARP + l] = (uint64_t)(sd / (int64_t)gap);
-		}
-}
-
 /* Skips `skip` iterations of warp w: its slice registers and its chain;
  * the instructions they would have issued */
 static uint64_t skip_warp(struct gs_xctx *x, struct gs_xwarp *w, const struct loopinfo *li,
@@ -611,12 +610,8 @@ static int skip_block(struct gs_xctx *x, const struct loopinfo *li, unsigned cha
 				  probe_part(li, h[LOOP_HIST - 1]), span, skip, skip / (2 * gap),
 				  li->bar) < 0)
 		return -1;
-	/* the counters are all uint64_t: each grows at its rate */
 	const struct snaphdr *s0 = (const void *)h[0], *b = (const void *)h[LOOP_HIST - 1];
-	uint64_t *c = (uint64_t *)&x->c;
-	const uint64_t *ca = (const uint64_t *)&s0->c, *cb = (const uint64_t *)&b->c;
-	for (size_t i = 0; i < sizeof x->c / sizeof(uint64_t); i++)
-		c[i] += skip * (cb[i] - ca[i]) / span;
+	gs_emu_counters_grow(&x->c, &s0->c, &b->c, skip, span);
 	return 0;
 }
 

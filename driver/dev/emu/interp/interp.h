@@ -51,6 +51,9 @@ struct gs_emu_counters {
 };
 
 void gs_emu_counters_add(struct gs_emu_counters *acc, const struct gs_emu_counters *c);
+/* acc += num / den of what each counter grew by from `from` to `to` */
+void gs_emu_counters_grow(struct gs_emu_counters *acc, const struct gs_emu_counters *from,
+			  const struct gs_emu_counters *to, uint64_t num, uint64_t den);
 uint64_t gs_emu_counters_warp_inst(const struct gs_emu_counters *c); /* all classes' */
 /* {"warp_inst":{"int":..},"thread_inst":{..},"gld_trans":..} */
 char *gs_emu_counters_json(const struct gs_emu_counters *c);

@@ -104,6 +104,15 @@ void gs_emu_counters_add(struct gs_emu_counters *acc, const struct gs_emu_counte
 		a[i] += b[i];
 }
 
+void gs_emu_counters_grow(struct gs_emu_counters *acc, const struct gs_emu_counters *from,
+			  const struct gs_emu_counters *to, uint64_t num, uint64_t den)
+{
+	uint64_t *a = (uint64_t *)acc;
+	const uint64_t *f = (const uint64_t *)from, *t = (const uint64_t *)to;
+	for (size_t i = 0; i < sizeof(*acc) / sizeof(uint64_t); i++)
+		a[i] += num * (t[i] - f[i]) / den;
+}
+
 uint64_t gs_emu_counters_warp_inst(const struct gs_emu_counters *c)
 {
 	uint64_t n = 0;
