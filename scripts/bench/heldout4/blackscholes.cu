@@ -27,7 +27,7 @@
 #define LOG(x) __logf(x)
 #define EXP(x) __expf(x)
 #define DIV(a, b) __fdividef(a, b)
-#define SQRT(x) (1.0f / rsqrtf(x))
+#define SQRT(x) __fdividef(1.0f, rsqrtf(x))
 #endif
 
 /* Phi(x), the standard normal distribution function. */
