@@ -85,12 +85,20 @@ void gs_ils_resort(struct gs_ils *s)
  * shuffle would spend its tries in proportion to each parameter's number of
  * values, and the knob with many values is often one the kernel hardly
  * cares about (a block size among 31, next to a tile size that halves the
- * time): the descent would walk that knob's flat ridge first. */
+ * time): the descent would walk that knob's flat ridge first.
+ *
+ * For the same reason a point's neighbours keep at most GS_ILS_NBCAP
+ * values of a knob not yet measured (a random choice; measured ones cost
+ * nothing and all stay): to call a point a local optimum the descent
+ * would otherwise measure every value of its widest knob, 30 evaluations
+ * of a flat block size at each optimum, where the values left out are met
+ * again from the next points and perturbations. */
 static void interleave(struct gs_ils *s, size_t c)
 {
 	const struct gs_sspace *sp = s->t.sp;
-	size_t np = sp->nparams;
+	size_t np = sp->nparams, kept = 0;
 	size_t *rank = gs_xcalloc(np ? np : 1, sizeof *rank);
+	size_t *fresh = gs_xcalloc(np ? np : 1, sizeof *fresh);
 	double *pos = gs_xmalloc((np ? np : 1) * sizeof *pos);
 	for (size_t i = 0; i < np; i++)
 		pos[i] = gs_rng_unit(&s->rng);
@@ -100,10 +108,15 @@ static void interleave(struct gs_ils *s, size_t c)
 		const uint16_t *there = gs_sspace_tuple(sp, n);
 		while (p + 1 < np && there[p] == here[p])
 			p++;
+		if (s->t.state[n] == GS_T_NEW && fresh[p]++ >= GS_ILS_NBCAP)
+			continue;
 		s->key[n] = (double)rank[p]++ + pos[p];
+		s->nb[kept++] = n;
 	}
+	s->nnb = kept;
 	gs_sort_by(s->nb, s->nnb, s->key);
 	free(rank);
+	free(fresh);
 	free(pos);
 }
 

@@ -14,7 +14,8 @@
  * points are taken in the prior's order; unguided, both are uniform
  * random.  With unguide_at_optimum, the guide is dropped at the first local
  * optimum.  Balanced (the `ils` strategy), the unguided neighbours are
- * tried round-robin over the parameters, the descent moves only for a gain
+ * tried round-robin over the parameters (at most GS_ILS_NBCAP untried
+ * values of a knob at each point), the descent moves only for a gain
  * above GS_ILS_TIE, and the first descent starts from the best of nwarm
  * random draws, spread over the space (each the farthest of GS_ILS_SPREAD
  * candidates from those before it). */
@@ -26,6 +27,7 @@
 #define GS_ILS_RESTART 5
 #define GS_ILS_TIE 0.01
 #define GS_ILS_SPREAD 8
+#define GS_ILS_NBCAP 8
 
 struct gs_ils {
 	struct gs_track t;

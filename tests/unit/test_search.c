@@ -4,6 +4,7 @@
  * one outside the space, the same search for the same seed, exhaustive
  * visits everything), with results arriving out of order. */
 #include "harness.h"
+#include "search/ils.h"
 #include "search/prior.h"
 #include "search/record.h"
 #include "search/replay.h"
@@ -513,9 +514,50 @@ START_TEST(test_ils_warm_draws_spread)
 }
 END_TEST
 
+/* A knob of 31 values next to one of 3: at a point the descent measures at
+ * most GS_ILS_NBCAP of the wide knob's values, not all 30. */
+START_TEST(test_ils_caps_a_wide_knob)
+{
+	struct gs_sspace sp;
+	struct gs_buf err = GS_BUF_INIT;
+	json_t *vals = json_array();
+	for (int w = 1; w <= 31; w++)
+		json_array_append_new(vals, json_integer(32 * w));
+	json_t *params = json_pack("[{s:s,s:[i,i,i]},{s:s,s:o}]", "name", "A", "values", 1, 2, 3, "name", "W",
+				   "values", vals);
+	ck_assert_int_eq(gs_sspace_init(&sp, params, &err), 0);
+	json_decref(params);
+	for (int a = 1; a <= 3; a++)
+		for (int w = 1; w <= 31; w++) {
+			json_t *o = json_pack("{s:i,s:i}", "A", a, "W", 32 * w);
+			ck_assert_int_ge(gs_sspace_add(&sp, o, (int64_t)sp.n, &err), 0);
+			json_decref(o);
+		}
+	size_t *out = malloc(sp.n * sizeof *out);
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		struct gs_ils s;
+		gs_ils_init_balanced(&s, &sp, seed);
+		long k = gs_ils_propose(&s, out, sp.n);
+		ck_assert_int_eq(k, 2); /* the warm draws, one per knob */
+		for (long i = 0; i < k; i++)
+			gs_ils_observe(&s, out[i], 1.0 + gs_sspace_tuple(&sp, out[i])[0]);
+		k = gs_ils_propose(&s, out, sp.n);
+		size_t wide = 0;
+		for (long i = 0; i < k; i++)
+			wide += gs_sspace_tuple(&sp, out[i])[0] == gs_sspace_tuple(&sp, (size_t)s.cur)[0];
+		ck_assert_uint_le(wide, GS_ILS_NBCAP);
+		ck_assert_uint_ge(wide, GS_ILS_NBCAP - 1); /* a warm draw may be one of them */
+		gs_ils_release(&s);
+	}
+	free(out);
+	gs_sspace_release(&sp);
+	gs_buf_release(&err);
+}
+END_TEST
+
 GS_TEST_MAIN(test_space_lookup_and_neighbours, test_prior_matches_by_value, test_strategies_keep_the_contract,
 	     test_exhaustive_is_enumeration_order, test_prior_strategies_need_one,
 	     test_prior_order_follows_a_good_prior, test_pils_drops_a_wrong_prior_for_ils, test_replay_respects_the_budget,
 	     test_replay_past_the_budget_keeps_its_prefix, test_budget_forms,
 	     test_stats_and_score_bounds, test_ro_ranks_by_register_ratio_times_occupancy,
-	     test_ils_warm_draws_spread)
+	     test_ils_warm_draws_spread, test_ils_caps_a_wide_knob)
