@@ -844,6 +844,10 @@ static void run_ident(struct gs_sweepid *sid, const struct gs_space *sp,
 	 * edited would mix the times of two devices */
 	if (emu)
 		gs_sweepid_option(sid, "profile", "\"%s\"", emu->hash);
+	/* ... and its model: a sweep resumed by a build whose model moved the
+	 * times would keep the old build's */
+	if (emu)
+		gs_sweepid_option(sid, "model", "\"%s\"", GS_EMU_MODEL_REV);
 	if (o->flush_l2)
 		gs_sweepid_option(sid, "flush_l2", "true");
 	if (o->stop.precision != gs_stop_default.precision)
