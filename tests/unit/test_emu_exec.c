@@ -1175,6 +1175,47 @@ static void sampled_block(struct kmod *k, const char *name, unsigned blocks, uns
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
 
+/* tests/emu/records.cu: the probe runs a block's warps one after another,
+ * so its L1 keeps each warp's records between its loads of a sector; the
+ * reuse term (model/reuse.c) judges them by what the resident warps load
+ * in between.  Eight records a thread read a word a step, blocks of 256
+ * threads four to an SM (the block's L1 64 KiB): 256 sectors a warp apart,
+ * every later word misses the L1, and with 1024 blocks, all resident, the
+ * L2 too: each sector's later words come back from DRAM.  With 4 blocks
+ * the L2 holds them; with two records a thread the L1 does; read a
+ * record at once, the words meet in flight. */
+START_TEST(test_probe_reuse)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/records.cu", NULL, NULL))
+		return;
+	enum { T = 256, R = 8 };
+	int r8 = R, r2 = 2;
+	uint64_t drec = kbuf(&k, (size_t)T * R * 64, NULL), dout = kbuf(&k, T * 4, NULL);
+	void *a8[] = { &drec, &dout, &r8 }, *a2[] = { &drec, &dout, &r2 };
+	struct gs_emu_blockstat far, few, two, together;
+	sampled_block(&k, "chained", 1024, T, a8, 0, &far);
+	sampled_block(&k, "chained", 4, T, a8, 0, &few);
+	sampled_block(&k, "chained", 1024, T, a2, 0, &two);
+	sampled_block(&k, "burst", 1024, T, a8, 0, &together);
+	uint64_t touches = (uint64_t)T * R * 16;
+	ck_assert_uint_eq(far.l1_hit + far.l1_miss, touches);
+	ck_assert_uint_eq(far.l1_miss, touches);
+	/* 16 words a record, 2 sectors: all but each sector's first again */
+	ck_assert_uint_eq(far.refetch, (uint64_t)T * R * 14);
+	ck_assert_uint_eq(few.l1_miss, touches);
+	ck_assert_uint_eq(few.refetch, 0);
+	ck_assert_uint_eq(two.l1_miss, (uint64_t)T * 2 * 2);
+	ck_assert_uint_eq(two.refetch, 0);
+	ck_assert_uint_eq(together.refetch, 0);
+	gs_emu_blockstat_release(&far);
+	gs_emu_blockstat_release(&few);
+	gs_emu_blockstat_release(&two);
+	gs_emu_blockstat_release(&together);
+	kfree(&k);
+}
+END_TEST
+
 /* within a share f of b */
 static int near(double a, double b, double f)
 {
@@ -1917,7 +1958,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

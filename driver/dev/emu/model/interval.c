@@ -166,7 +166,7 @@ struct sums {
 	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
 	double chain, misses;           /* the longest block's */
 	double chain_sum, misses_sum;   /* weighted, for the mean block's */
-	double atom, mem, partial;
+	double atom, mem, partial, refetch;
 };
 
 static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, size_t n,
@@ -191,6 +191,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->mem += w * (double)(b->c.gld_inst + b->c.gst_inst + b->c.sld_inst + b->c.sst_inst +
 				       b->c.lld_inst + b->c.lst_inst + b->c.atom_inst);
 		s->partial += w * (double)b->st_partial;
+		s->refetch += w * (double)b->refetch;
 		/* the written sectors, flagged, sort last */
 		size_t lo = 0, hi = b->nsectors;
 		if (!b->sectors) /* counted, not listed: taken as read */
@@ -415,9 +416,14 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		fp_w = cap[1];
 	double rd = s.miss * scale * 32, wr = s.stores * scale * 32;
 	double dram_r = rd < fp_r ? rd : fp_r, dram_w = wr < fp_w ? wr : fp_w;
+	/* beyond the footprint: sectors the L2 lost between a warp's loads of
+	 * them, read again from DRAM 64 bytes at a time (reuse.c) */
+	double again = s.refetch * scale;
+	double served = dram_r + again * 32;
+	dram_r += again * 64;
 	double dram_bytes = dram_r + dram_w;
 	/* the share of the loads' L2 misses that DRAM serves */
-	double dram_share = rd > 0 ? dram_r / rd : 0;
+	double dram_share = rd > 0 ? (served < rd ? served : rd) / rd : 0;
 	double chain = s.chain + s.misses * dram_share * dram;
 	double mean = (s.chain_sum + s.misses_sum * dram_share * dram) / s.wsum;
 

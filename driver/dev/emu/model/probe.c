@@ -45,6 +45,7 @@
  * depend on host threads. */
 #include "dev/emu/interp/exec_int.h"
 #include "dev/emu/model/model.h"
+#include "dev/emu/model/reuse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -78,6 +79,8 @@ struct gs_xprobe {
 	uint64_t tick;
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
+	struct gs_reuse *reuse; /* a warp's loads again of its sectors (reuse.c) */
+	uint64_t refetch;    /* sectors read again from DRAM (reuse.c) */
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
 	uint64_t *sect;
 	size_t ns, cap;
@@ -275,10 +278,11 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		p->sets = 1;
 	if (posix_memalign((void **)&p->way, 64, (size_t)p->sets * p->assoc * sizeof(*p->way)))
 		p->way = NULL;
+	p->reuse = gs_reuse_new(p->nwarps);
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
-	if (!p->issues || !p->ready || !p->pw || !p->way) {
+	if (!p->issues || !p->ready || !p->pw || !p->way || !p->reuse) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -300,6 +304,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->ready);
 	free(p->pw);
 	free(p->way);
+	gs_reuse_free(p->reuse);
 	free(p->sect);
 	free(p->asect);
 	free(p->issues);
@@ -313,6 +318,22 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p);
 }
 
+/* The gaps of reuse.c for this launch: the block's share of the L1 over
+ * its warps' loads of a sector each; half the L2 over the loads of every
+ * warp the GPU holds at once. */
+static void begin_reuse(struct gs_xprobe *p, const struct gs_xctx *x)
+{
+	const struct gs_emu_launch *l = x->l;
+	double warps = p->nwarps ? p->nwarps : 1;
+	double gap_l1 = l->l1_bytes > 0 ? (double)l->l1_bytes / (32 * warps) : INFINITY;
+	double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
+	double resident = p->p ? (double)p->p->sms * p->bps : blocks;
+	if (resident > blocks)
+		resident = blocks;
+	double gap_l2 = p->p && p->p->l2_bytes > 0 ? p->p->l2_bytes / 2 / (32 * warps * resident) : INFINITY;
+	gs_reuse_begin(p->reuse, gap_l1, gap_l2);
+}
+
 void gs_x_probe_begin(struct gs_xctx *x)
 {
 	struct gs_xprobe *p = x->pr;
@@ -321,10 +342,12 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	for (size_t i = 0; i < (size_t)p->sets * p->assoc; i++)
 		p->way[i] = (struct l1way){ UINT64_MAX, 0 };
 	p->tick = 0;
+	begin_reuse(p, x);
 	p->seed = x->block;
 	p->ndraw = 0;
 	p->mw_sum = p->mw_exp = 0;
 	p->l1_hit = p->l1_miss = p->st = p->st_partial = 0;
+	p->refetch = 0;
 	p->l1_waves = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
@@ -860,13 +883,21 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 			p->l1_waves += nw;
 		}
 		nf = 0;
-		for (unsigned i = 0; i < u; i++)
-			if (!l1_access(p, sec[i], 1))
-				sec[nf++] = sec[i];
+		unsigned lost = 0; /* hits the warps' in-step order would have missed */
+		for (unsigned i = 0; i < u; i++) {
+			uint64_t sc = sec[i];
+			int hit = l1_access(p, sc, 1);
+			int r = gs_reuse_touch(p->reuse, p->cw, sc, i, u, hit, p->pt,
+					       p->pt + (hit ? pf->lat_l1 : pf->lat_l2));
+			lost += (r & GS_REUSE_L1) != 0;
+			p->refetch += (r & GS_REUSE_DRAM) != 0;
+			if (!hit)
+				sec[nf++] = sc;
+		}
 		miss = nf;
 		p->iv_sectors += u;
-		p->l1_hit += u - miss;
-		p->l1_miss += miss;
+		p->l1_hit += u - miss - lost;
+		p->l1_miss += miss + lost;
 	}
 	if (store && space == 1)
 		p->st_partial += partial_sectors(sec, u, addr, m, size);
@@ -930,6 +961,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->exposed = p->exposed;
 	out->l1_hit = p->l1_hit;
 	out->l1_miss = p->l1_miss;
+	out->refetch = p->refetch;
 	out->l1_waves = p->l1_waves;
 	out->st_sectors = p->st;
 	out->st_partial = p->st_partial;
@@ -992,7 +1024,7 @@ struct snap {
 	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start;
 	double mw_sum, mw_exp;
 	double xinst[GS_EMU_NCLASS], iv_inst[GS_EMU_NCLASS];
-	uint64_t l1_hit, l1_miss, st, st_partial, l1_waves, win_loads, cuni, shfl;
+	uint64_t l1_hit, l1_miss, st, st_partial, l1_waves, win_loads, cuni, shfl, refetch;
 	uint64_t ns, merges, nas;
 	unsigned lcount;
 	uint32_t issues[];
@@ -1019,7 +1051,7 @@ void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi,
 	memcpy(s->iv_inst, p->iv_inst, sizeof s->iv_inst);
 	s->l1_hit = p->l1_hit, s->l1_miss = p->l1_miss, s->st = p->st;
 	s->st_partial = p->st_partial, s->l1_waves = p->l1_waves, s->win_loads = p->win_loads;
-	s->cuni = p->cuni, s->shfl = p->shfl;
+	s->cuni = p->cuni, s->shfl = p->shfl, s->refetch = p->refetch;
 	s->ns = p->ns, s->merges = p->merges, s->nas = p->nas;
 	s->lcount = p->lcount ? p->lcount[wi] : 0;
 	memcpy(s->issues, p->issues + lo, (hi - lo + 1) * sizeof(uint32_t));
@@ -1078,7 +1110,7 @@ int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s
 		return -1;
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * skip / span)
 	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(l1_waves);
-	GROW(win_loads), GROW(cuni), GROW(shfl);
+	GROW(win_loads), GROW(cuni), GROW(shfl), GROW(refetch);
 #undef GROW
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * f)
 	GROW(win_sum), GROW(ccyc);

@@ -1,0 +1,149 @@
+/* reuse.c — when a warp loads a sector again, has it left the caches?
+ *
+ * The interpreter runs a block's warps one after another, each until a
+ * barrier or its end, so the probe's L1 (probe.c) sees one warp's loads at
+ * a time: a warp that walks records of its own word by word finds each
+ * sector again at its next word, however many warps share the SM.  On the
+ * GPU every resident warp walks at once, and between a warp's two loads of
+ * a sector the others load about as much as it does: the sectors live
+ * between the two are the warp's gap times the resident warps.
+ * scripts/bench/ubench/reuse.cu measured it on the H100
+ * (results/ubench-reuse-h100.txt): threads reading R records of their own a
+ * word at a time, the sectors live being 32 bytes x R x the resident
+ * threads,
+ *
+ *   - with no shared memory, the L1 keeps 84-87% of the loads while the
+ *     SM's live sectors are under its 256 KiB (2048 threads, R 1 and 2: 64
+ *     and 128 KiB) and 9% then 1% from there on (R 4 and 8); with shared
+ *     memory taking most of it, 0 to 8% even where the live sectors would
+ *     fit what is left (the rule below, which takes the L1 to be what
+ *     shared memory leaves, still finds hits there: too many);
+ *   - DRAM reads the records once while the GPU's live sectors are 16.5
+ *     MiB or less (1.00 to 1.23 times), 9.4 to 11 times at 33 MiB and 15.5
+ *     times at 66 MiB: the 50 MB L2 keeps about half its size of such data
+ *     (each SM's reads fill the partition near it), and a sector read again
+ *     from DRAM costs 64 bytes (16 touches of a 64-byte record, 15.5 times);
+ *   - loading a record's 16 words at once reads it once whatever R.
+ *
+ * So a warp's load of a sector it loaded g sectors ago misses the L1 when
+ * g times the SM's resident warps times 32 bytes reaches the L1's share of
+ * the SM, and misses the L2 too when g times the GPU's resident warps times
+ * 32 bytes reaches half the L2 (the gaps, set by the probe).  A sector
+ * another warp loaded last is left to the probe's L1: warps that share
+ * data load it at about the same time. */
+#include "dev/emu/model/reuse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct slot {
+	uint64_t key;   /* sector + 1; 0: empty */
+	uint64_t at;    /* the warp's sectors loaded by the end of the load that last
+			 * loaded it */
+	double ready;   /* when that load's data came (the warp's clock) */
+	uint32_t warp;
+};
+
+struct gs_reuse {
+	unsigned nwarps;
+	uint64_t *count;  /* per warp: sectors loaded */
+	struct slot *t;
+	size_t cap, n;    /* a power of two; used slots */
+	double gap_l1, gap_l2;
+};
+
+struct gs_reuse *gs_reuse_new(unsigned nwarps)
+{
+	struct gs_reuse *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->nwarps = nwarps;
+	r->count = calloc(nwarps ? nwarps : 1, sizeof *r->count);
+	r->cap = 4096;
+	r->t = calloc(r->cap, sizeof *r->t);
+	if (!r->count || !r->t) {
+		gs_reuse_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void gs_reuse_free(struct gs_reuse *r)
+{
+	if (!r)
+		return;
+	free(r->count);
+	free(r->t);
+	free(r);
+}
+
+void gs_reuse_begin(struct gs_reuse *r, double gap_l1, double gap_l2)
+{
+	memset(r->count, 0, r->nwarps * sizeof *r->count);
+	memset(r->t, 0, r->cap * sizeof *r->t);
+	r->n = 0;
+	r->gap_l1 = gap_l1;
+	r->gap_l2 = gap_l2;
+}
+
+static size_t hash(uint64_t k, size_t cap)
+{
+	k *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(k >> 17) & (cap - 1);
+}
+
+/* 0, or -1 when out of memory (the table stays as it was) */
+static int grow(struct gs_reuse *r)
+{
+	size_t cap = 2 * r->cap;
+	struct slot *t = calloc(cap, sizeof *t);
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < r->cap; i++)
+		if (r->t[i].key) {
+			size_t j = hash(r->t[i].key, cap);
+			while (t[j].key)
+				j = (j + 1) & (cap - 1);
+			t[j] = r->t[i];
+		}
+	free(r->t);
+	r->t = t;
+	r->cap = cap;
+	return 0;
+}
+
+int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned i, unsigned u,
+		   int probe_hit, double t, double ready)
+{
+	if (warp >= r->nwarps)
+		return 0;
+	/* the window is whole loads, from the one after the last load of the
+	 * sector to this one: in step, every other warp loads all of its
+	 * live sectors in it, as many as this warp's loads in it hold */
+	uint64_t now = r->count[warp]++ - i + u, key = sector + 1;
+	if (2 * (r->n + 1) > r->cap && grow(r) < 0)
+		return 0;
+	size_t j = hash(key, r->cap);
+	while (r->t[j].key && r->t[j].key != key)
+		j = (j + 1) & (r->cap - 1);
+	struct slot *s = &r->t[j];
+	int out = 0;
+	if (!s->key) {
+		s->key = key;
+		r->n++;
+	} else if (s->warp == warp && t >= s->ready) {
+		/* (a load issued before the last one's data came joins it in
+		 * flight: the loads of a record unrolled together read it once) */
+		double g = (double)(now - s->at);
+		int l1 = probe_hit && g >= r->gap_l1;
+		if (l1)
+			out |= GS_REUSE_L1;
+		if ((l1 || !probe_hit) && g >= r->gap_l2)
+			out |= GS_REUSE_DRAM;
+	}
+	if (s->warp != warp || t >= s->ready)
+		s->ready = ready;
+	s->warp = warp;
+	s->at = now;
+	return out;
+}

@@ -1,0 +1,27 @@
+/* reuse.h — a warp's loads of a sector it loaded before, judged by what the
+ * GPU's resident warps load in between (reuse.c).  Internal to the probe;
+ * one per probe, owned by it. */
+#ifndef GS_EMU_REUSE_H
+#define GS_EMU_REUSE_H
+
+#include <stdint.h>
+
+struct gs_reuse;
+
+/* NULL: out of memory. */
+struct gs_reuse *gs_reuse_new(unsigned nwarps);
+void gs_reuse_free(struct gs_reuse *r);
+/* A new block.  gap_l1, gap_l2: the sectors a warp may load between two
+ * loads of one sector before, every resident warp of the SM (of the GPU)
+ * loading as many, the sector has left the L1 (the L2). */
+void gs_reuse_begin(struct gs_reuse *r, double gap_l1, double gap_l2);
+/* Warp `warp` loads `sector`, the i-th of the u distinct sectors of one
+ * load, at its clock t, its data ready at `ready`, which the probe's L1
+ * held (probe_hit) or not.  Returns GS_REUSE_L1 when the L1 would have lost it meanwhile (the
+ * probe's order hid that), GS_REUSE_DRAM when the L2 too, both or 0. */
+#define GS_REUSE_L1 1
+#define GS_REUSE_DRAM 2
+int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned i, unsigned u,
+		   int probe_hit, double t, double ready);
+
+#endif
