@@ -27,7 +27,7 @@ gsearch=${1:-build/gsearch}
 [ $# -gt 0 ] && shift
 if [ $# -eq 0 ]; then
 	set -- spaces/*.space scripts/bench/heldout/*.space scripts/bench/heldout2/*.space \
-		scripts/bench/heldout3/*.space
+		scripts/bench/heldout3/*.space scripts/bench/heldout4/*.space
 fi
 jobs=${JOBS:-2}
 tmp=$(mktemp -d)
