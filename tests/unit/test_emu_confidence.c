@@ -46,6 +46,10 @@ START_TEST(test_share_per_bound)
 	ck_assert_double_eq_tol(gs_emu_approx_share("l2", &a), 20.0 / 90, 1e-12);
 	/* 400 bytes written back, 20 of 50 stored sectors partial */
 	ck_assert_double_eq_tol(gs_emu_approx_share("dram", &a), 400 * 0.4 / 1000, 1e-12);
+	/* bytes read again where the L2 lost a sector (reuse.c) count besides */
+	a.dram_again = 300;
+	ck_assert_double_eq_tol(gs_emu_approx_share("dram", &a), (400 * 0.4 + 300) / 1000, 1e-12);
+	a.dram_again = 0;
 	ck_assert_double_eq_tol(gs_emu_approx_share("l1", &a), 0, 1e-12);
 	ck_assert_double_eq_tol(gs_emu_approx_share("launch", &a), 0, 1e-12);
 	/* with atomics: in the bound where they are its work, else their share

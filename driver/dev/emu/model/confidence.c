@@ -15,6 +15,10 @@
  *                  sectors to L2 and DRAM, where the GPU merges them or
  *                  reads, modifies and writes them at a cost the model does
  *                  not know;
+ *   sectors read again
+ *                  DRAM reads of a sector the L2 lost between a warp's loads
+ *                  of it (reuse.c): a sharp rule where the H100's knee is
+ *                  soft, and one group of words read again as a whole;
  *   class "other"  shuffles, votes, redux, activemask, clock reads, and
  *                  what executes as nothing here (membar, fence,
  *                  __syncwarp): issue.other cycles and an integer
@@ -36,7 +40,8 @@
  *   l2             atomics (one sector each, the traffic the model leaves
  *                  out) and partial-sector stores among L2 sectors;
  *   dram           the written-back bytes, in the proportion of partial
- *                  sectors among the stored ones, among DRAM bytes;
+ *                  sectors among the stored ones, and the bytes read again,
+ *                  among DRAM bytes;
  *   l1, launch     none (the L1 term counts loads only; the block
  *                  scheduler's rate is measured).
  *
@@ -76,7 +81,7 @@ static double in_bound(const char *bound, const struct gs_emu_approx *a)
 	if (!strcmp(bound, "l2"))
 		return ratio(a->atom + a->st_partial, a->l2_sectors + a->atom);
 	if (!strcmp(bound, "dram"))
-		return ratio(a->dram_w * ratio(a->st_partial, a->st_sectors), a->dram_bytes);
+		return ratio(a->dram_w * ratio(a->st_partial, a->st_sectors) + a->dram_again, a->dram_bytes);
 	return 0;
 }
 

@@ -467,6 +467,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		.st_partial = s.partial / s.wsum,
 		.dram_bytes = dram_bytes,
 		.dram_w = dram_w,
+		.dram_again = again * 64,
 	};
 	memcpy(ap.inst, s.inst, sizeof ap.inst);
 	out->approx = gs_emu_approx_share(out->bound, &ap);

@@ -177,6 +177,7 @@ struct gs_emu_approx {
 	double l2_sectors;          /* L2 sectors: load misses and stored sectors */
 	double st_sectors, st_partial; /* stored sectors, and those written in part */
 	double dram_bytes, dram_w;  /* the grid's DRAM bytes, and of them written back */
+	double dram_again;          /* of them, read again where the L2 lost a sector (reuse.c) */
 };
 double gs_emu_approx_share(const char *bound, const struct gs_emu_approx *a);
 
