@@ -253,6 +253,22 @@ static int decode_all(struct gs_xprobe *p)
 	return 0;
 }
 
+/* The gaps of reuse.c for this launch: the block's share of the L1 over
+ * its warps' loads of a sector each; half the L2 over the loads of every
+ * warp the GPU holds at once. */
+static struct gs_reuse *new_reuse(const struct gs_xprobe *p, const struct gs_xctx *x)
+{
+	const struct gs_emu_launch *l = x->l;
+	double warps = p->nwarps ? p->nwarps : 1;
+	double gap_l1 = l->l1_bytes > 0 ? (double)l->l1_bytes / (32 * warps) : INFINITY;
+	double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
+	double resident = p->p ? (double)p->p->sms * p->bps : blocks;
+	if (resident > blocks)
+		resident = blocks;
+	double gap_l2 = p->p && p->p->l2_bytes > 0 ? p->p->l2_bytes / 2 / (32 * warps * resident) : INFINITY;
+	return gs_reuse_new(p->nwarps, gap_l1, gap_l2);
+}
+
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 {
 	struct gs_xprobe *p = calloc(1, sizeof(*p));
@@ -278,7 +294,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		p->sets = 1;
 	if (posix_memalign((void **)&p->way, 64, (size_t)p->sets * p->assoc * sizeof(*p->way)))
 		p->way = NULL;
-	p->reuse = gs_reuse_new(p->nwarps);
+	p->reuse = new_reuse(p, x);
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
@@ -318,22 +334,6 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p);
 }
 
-/* The gaps of reuse.c for this launch: the block's share of the L1 over
- * its warps' loads of a sector each; half the L2 over the loads of every
- * warp the GPU holds at once. */
-static void begin_reuse(struct gs_xprobe *p, const struct gs_xctx *x)
-{
-	const struct gs_emu_launch *l = x->l;
-	double warps = p->nwarps ? p->nwarps : 1;
-	double gap_l1 = l->l1_bytes > 0 ? (double)l->l1_bytes / (32 * warps) : INFINITY;
-	double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
-	double resident = p->p ? (double)p->p->sms * p->bps : blocks;
-	if (resident > blocks)
-		resident = blocks;
-	double gap_l2 = p->p && p->p->l2_bytes > 0 ? p->p->l2_bytes / 2 / (32 * warps * resident) : INFINITY;
-	gs_reuse_begin(p->reuse, gap_l1, gap_l2);
-}
-
 void gs_x_probe_begin(struct gs_xctx *x)
 {
 	struct gs_xprobe *p = x->pr;
@@ -342,7 +342,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	for (size_t i = 0; i < (size_t)p->sets * p->assoc; i++)
 		p->way[i] = (struct l1way){ UINT64_MAX, 0 };
 	p->tick = 0;
-	begin_reuse(p, x);
+	gs_reuse_begin(p->reuse);
 	p->seed = x->block;
 	p->ndraw = 0;
 	p->mw_sum = p->mw_exp = 0;

@@ -52,12 +52,14 @@ struct gs_reuse {
 	double gap_l1, gap_l2;
 };
 
-struct gs_reuse *gs_reuse_new(unsigned nwarps)
+struct gs_reuse *gs_reuse_new(unsigned nwarps, double gap_l1, double gap_l2)
 {
 	struct gs_reuse *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->nwarps = nwarps;
+	r->gap_l1 = gap_l1;
+	r->gap_l2 = gap_l2;
 	r->count = calloc(nwarps ? nwarps : 1, sizeof *r->count);
 	r->cap = 4096;
 	r->t = calloc(r->cap, sizeof *r->t);
@@ -77,13 +79,11 @@ void gs_reuse_free(struct gs_reuse *r)
 	free(r);
 }
 
-void gs_reuse_begin(struct gs_reuse *r, double gap_l1, double gap_l2)
+void gs_reuse_begin(struct gs_reuse *r)
 {
 	memset(r->count, 0, r->nwarps * sizeof *r->count);
 	memset(r->t, 0, r->cap * sizeof *r->t);
 	r->n = 0;
-	r->gap_l1 = gap_l1;
-	r->gap_l2 = gap_l2;
 }
 
 static size_t hash(uint64_t k, size_t cap)

@@ -8,17 +8,19 @@
 
 struct gs_reuse;
 
-/* NULL: out of memory. */
-struct gs_reuse *gs_reuse_new(unsigned nwarps);
+/* gap_l1, gap_l2: the sectors a warp may load between two loads of one
+ * sector before, every resident warp of the SM (of the GPU) loading as
+ * many, the sector has left the L1 (the L2); they are the launch's.
+ * NULL: out of memory. */
+struct gs_reuse *gs_reuse_new(unsigned nwarps, double gap_l1, double gap_l2);
 void gs_reuse_free(struct gs_reuse *r);
-/* A new block.  gap_l1, gap_l2: the sectors a warp may load between two
- * loads of one sector before, every resident warp of the SM (of the GPU)
- * loading as many, the sector has left the L1 (the L2). */
-void gs_reuse_begin(struct gs_reuse *r, double gap_l1, double gap_l2);
+/* A new block: nothing loaded yet. */
+void gs_reuse_begin(struct gs_reuse *r);
 /* Warp `warp` loads `sector`, the i-th of the u distinct sectors of one
  * load, at its clock t, its data ready at `ready`, which the probe's L1
- * held (probe_hit) or not.  Returns GS_REUSE_L1 when the L1 would have lost it meanwhile (the
- * probe's order hid that), GS_REUSE_DRAM when the L2 too, both or 0. */
+ * held (probe_hit) or not.  Returns GS_REUSE_L1 when the L1 would have
+ * lost it meanwhile (the probe's order hid that), GS_REUSE_DRAM when the
+ * L2 too, both or 0. */
 #define GS_REUSE_L1 1
 #define GS_REUSE_DRAM 2
 int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned i, unsigned u,
