@@ -48,13 +48,14 @@ spaces | while read -r n sp h100; do
 	cp "$db" "$dir/$n-old.db"
 	"$new" run --quiet --device emu:sm_90 --jobs "$jobs" --db "$db" "$sp" >"$dir/$n-new.txt" 2>&1
 	python3 - "$n" "$dir/$n-old.db" "$db" "$h100" "$root/scripts/report/model-vs-measured.py" <<'PY'
-import json, sqlite3, statistics, subprocess, sys
+import importlib.util, statistics, subprocess, sys
 name, old, new, h100, mvm = sys.argv[1:]
+# the stores' newest sweeps, read as model-vs-measured.py reads them
+spec = importlib.util.spec_from_file_location("mvm", mvm)
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
 def times(path):
-    d = sqlite3.connect(path)
-    rows = d.execute("SELECT c.params, r.time_ms FROM result r JOIN config c USING (sweep_id, idx) "
-                     "WHERE r.status = 'ok' AND r.sweep_id = (SELECT max(id) FROM sweep)").fetchall()
-    return {p: t for p, t in rows}
+    return m.times(path)[0]
 a, b = times(old), times(new)
 moved = sorted(abs(b[k] / a[k] - 1) for k in a if k in b and a[k] > 0)
 if not moved:
