@@ -451,6 +451,13 @@ START_TEST(test_interval_fetch)
 		ck_assert_double_eq_tol(iv.per_block_fetch, want, 1e-9);
 		ck_assert_double_eq_tol(iv.per_block_issue, 1024 + want, 1e-9);
 		ck_assert_str_eq(iv.bound, c == 1 ? "fetch" : "fp32");
+		/* the machine code's bytes, where the cubin gave them, stand for the
+		 * PTX's: 1,024 PTX instructions that ptxas unrolled into 64 KiB */
+		st.loop_ins = 1024;
+		st.code_bytes = 65536;
+		ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &st, &w, 1, 0, &iv), 0);
+		ck_assert_double_eq_tol(iv.loop_bytes, 65536, 1e-9);
+		ck_assert_double_eq_tol(iv.per_block_fetch, c == 1 ? 1.4 * 1024 : 0.27 * 1024, 1e-9);
 	}
 }
 END_TEST
@@ -575,6 +582,49 @@ START_TEST(test_sass_windows)
 }
 END_TEST
 
+/* One 128-bit instruction from cuobjdump's two 64-bit words. */
+static void sass_word(unsigned char *code, size_t i, uint64_t lo, uint64_t hi)
+{
+	for (int b = 0; b < 8; b++) {
+		code[16 * i + b] = (unsigned char)(lo >> 8 * b);
+		code[16 * i + 8 + b] = (unsigned char)(hi >> 8 * b);
+	}
+}
+
+/* Loops read off the machine code: the longest backward BRA's span.  The
+ * branches are NVRTC's for sm_90 (cuobjdump -sass): "@P0 BRA 0x7e0" at
+ * 0x50, "@P1 BRA 0x310" at 0x9b0, and the trap "BRA 0xa80" at 0xa80. */
+START_TEST(test_sass_loops)
+{
+	unsigned char code[16 * 200];
+	size_t loop;
+	memset(code, 0, sizeof code);
+	for (size_t i = 0; i < 200; i++)
+		sass_put(code, i, FFMA, 7, 0);
+	/* straight code: no loop */
+	ck_assert_int_eq(gs_emu_sass_loops(code, sizeof code, 90, &loop), 0);
+	ck_assert_uint_eq(loop, 0);
+	/* a forward branch and a branch to itself are no loop */
+	sass_word(code, 0x50 / 16, 0x0000000400e00947ull, 0x000fea0003800000ull);
+	sass_word(code, 0xa80 / 16, 0xfffffffc00fc7947ull, 0x000fc0000383ffffull);
+	ck_assert_int_eq(gs_emu_sass_loops(code, sizeof code, 90, &loop), 0);
+	ck_assert_uint_eq(loop, 0);
+	/* 0x310 to 0x9b0, the branch included */
+	sass_word(code, 0x9b0 / 16, 0xfffffff800541947ull, 0x000fea000383ffffull);
+	ck_assert_int_eq(gs_emu_sass_loops(code, sizeof code, 90, &loop), 0);
+	ck_assert_uint_eq(loop, 0x9c0 - 0x310);
+	/* the same branch at 0xc00 closes a loop from 0x560 of the same span;
+	 * at 0x100 it would reach before the code: not a loop */
+	sass_word(code, 0xc00 / 16, 0xfffffff800541947ull, 0x000fea000383ffffull);
+	sass_word(code, 0x100 / 16, 0xfffffff800541947ull, 0x000fea000383ffffull);
+	ck_assert_int_eq(gs_emu_sass_loops(code, sizeof code, 90, &loop), 0);
+	ck_assert_uint_eq(loop, 0x6b0);
+	/* an architecture whose encoding is not known */
+	ck_assert_int_eq(gs_emu_sass_loops(code, sizeof code, 100, &loop), -1);
+	ck_assert_uint_eq(loop, 0);
+}
+END_TEST
+
 /* The measured terms of interval-9 (profiles/sm_90.profile): global atomics
  * bound the grid by the busiest sector's warp requests, 9.46 ns each, when
  * two sampled blocks share the sector (one block's own sector counts once);
@@ -679,6 +729,6 @@ START_TEST(test_interval_uneven_chains)
 END_TEST
 
 GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw,
-	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_sass_loops, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

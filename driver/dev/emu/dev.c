@@ -44,6 +44,7 @@ struct gs_func {
 	struct gs_funcattr attr;
 	uint8_t *load_window; /* model/sass.c; NULL: none known */
 	size_t nload_window;
+	size_t text_bytes, loop_bytes; /* model/sass.c; 0: no cubin */
 };
 
 struct gs_dev {
@@ -413,8 +414,12 @@ static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry
 	f->m = m;
 	f->entry = e;
 	f->attr = *attr;
-	if (m->cubin_len)
+	if (m->cubin_len) {
 		gs_emu_cubin_windows(m->cubin, m->cubin_len, entry, &f->load_window, &f->nload_window);
+		if (gs_emu_cubin_code_facts(m->cubin, m->cubin_len, entry, &f->text_bytes,
+					    &f->loop_bytes) < 0)
+			f->text_bytes = f->loop_bytes = 0;
+	}
 	f->next = m->funcs;
 	m->funcs = f;
 	*out = f;
@@ -831,6 +836,8 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		.threads = d->threads,
 		.load_window = f->load_window,
 		.nload_window = f->nload_window,
+		.text_bytes = f->text_bytes,
+		.sass_loop_bytes = f->loop_bytes,
 		.host_bytes = d->mem.limit ? d->mem.limit - d->mem.used : 0,
 		.deadline = d->deadline,
 	};

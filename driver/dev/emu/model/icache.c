@@ -11,13 +11,14 @@
  * scheduler hide it: a lone warp pays 1.4 cycles more per instruction
  * between the two sizes and 4.8 beyond, 16 warps a scheduler 0.27 and 0.42.
  *
- * The loop's size is what its warps ran again (probe.c: static PTX
- * instructions issued more often than the block has warps) at
+ * The loop's size is read off the cubin where there is one (sass.c: the
+ * longest loop of the machine code, or all of it where ptxas unrolled
+ * every loop).  Without one, it is what the warps ran again (probe.c:
+ * static PTX instructions issued more often than the block has warps) at
  * fetch.bytes_per_ins bytes each: 16, one SASS instruction per PTX
- * instruction.  That is exact for the benchmark's own loop; ptxas gave
- * 0.8 SASS instructions per PTX instruction for mri-q's and mri-fhd's
- * unrolled loops and up to 2 where divisions and transcendentals expand,
- * so a loop near a knee may sit on the wrong side of it.
+ * instruction, exact for the benchmark's own loop, where ptxas gave 0.8
+ * for mri-q's and mri-fhd's unrolled loops and up to 2 where divisions and
+ * transcendentals expand.
  *
  * The excess per instruction is, with S the loop's bytes, C0 and C1 the
  * two capacities and E1(w), E2(w) the measured excesses at w warps per

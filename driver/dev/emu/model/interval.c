@@ -163,7 +163,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 struct sums {
 	double wsum, inst[GS_EMU_NCLASS], smem, l1, waves, hit, miss, stores, exposed, ccyc, cuni,
 		shfl;
-	double distinct_r, distinct_w, loop_ins, loop_share, win_sum, win_loads;
+	double distinct_r, distinct_w, loop_ins, loop_share, code_bytes, win_sum, win_loads;
 	double chain, misses;           /* the longest block's */
 	double chain_sum, misses_sum;   /* weighted, for the mean block's */
 	double atom, mem, partial, refetch;
@@ -208,6 +208,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->exposed += w * b->exposed;
 		s->loop_ins += w * (double)b->loop_ins;
 		s->loop_share += w * b->loop_share;
+		s->code_bytes += w * b->code_bytes;
 		s->win_sum += w * b->win_sum;
 		s->win_loads += w * (double)b->win_loads;
 		s->chain_sum += w * b->chain;
@@ -262,7 +263,7 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 		thr = shc, *sm_bound = "shfl";
 	/* instruction fetch, at the warps each scheduler holds */
 	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
-	double loop_bytes = s->loop_ins / s->wsum * bpi;
+	double loop_bytes = s->code_bytes > 0 ? s->code_bytes / s->wsum : s->loop_ins / s->wsum * bpi;
 	double threads = (double)block[0] * block[1] * block[2];
 	double wps = (double)occ->blocks_per_sm * ceil(threads / 32) / p->subpartitions;
 	double fetch = gs_emu_fetch_excess(p, loop_bytes, wps) * s->loop_share / s->wsum * all /

@@ -84,6 +84,10 @@ struct gs_emu_blockstat {
 	uint32_t loop_ins;       /* PTX instructions from the first to the last that some warp
 				  * issued again (the loops' span) */
 	double loop_share;       /* their share of the block's issued warp instructions */
+	double code_bytes;       /* the machine code the warps stream through, where the
+				  * cubin says (sass.c): its longest loop, or all of it
+				  * where ptxas left no loop (loop_share is then 1); 0:
+				  * loop_ins PTX instructions at fetch.bytes_per_ins */
 	double xinst[GS_EMU_NCLASS]; /* warp instructions ptxas's expansions of the PTX add,
 				      * per class (integer division, probe.c) */
 	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
@@ -132,6 +136,13 @@ int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t
 /* The same for `entry` of a cubin. */
 int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
 			 size_t *nwin);
+/* sass.c: the bytes of the code's longest loop (from a backward branch's
+ * target to the branch), 0 where ptxas left none.  -1 for an architecture
+ * whose encoding is not known here. */
+int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *loop_bytes);
+/* For `entry` of a cubin: its code's bytes and its longest loop's. */
+int gs_emu_cubin_code_facts(const void *cubin, size_t len, const char *entry, size_t *text_bytes,
+			    size_t *loop_bytes);
 
 /* Cycles a scheduler loses per instruction of a loop of loop_bytes of code
  * to instruction fetch, with warps_per_sched warps on it (icache.c). */

@@ -978,6 +978,15 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	}
 	out->loop_ins = lo == SIZE_MAX ? 0 : (uint32_t)(hi - lo + 1);
 	out->loop_share = all ? (double)loop / (double)all : 0;
+	/* the machine code, where known, says what the warps stream through:
+	 * its loop, or, where ptxas unrolled every loop, all of it, each
+	 * instruction fetched as a loop's would be (sass.c, icache.c) */
+	if (x->l->text_bytes) {
+		out->code_bytes = (double)(x->l->sass_loop_bytes ? x->l->sass_loop_bytes
+								 : x->l->text_bytes);
+		if (!x->l->sass_loop_bytes)
+			out->loop_share = 1;
+	}
 	out->win_sum = p->win_sum;
 	out->win_loads = p->win_loads;
 	out->loop_skipped = gs_x_loops_skipped(x);

@@ -29,7 +29,18 @@
  *
  * The windows come in code order, one per LDG.  probe.c pairs them with the
  * PTX's ld.global instructions in their order, and only when the counts
- * agree (pair_windows). */
+ * agree (pair_windows).
+ *
+ * The same code says how much of it the warps stream through, which the
+ * instruction fetch term needs (icache.c): ptxas unrolls counted loops on
+ * its own (kmeans's 64-centroid loop became 89 and 158 KiB of straight
+ * code at one and two points a thread, where the PTX loop is 2 KiB;
+ * results/heldout4/ncu-kmeans-h100.txt), and the PTX cannot tell.  A BRA
+ * (opcode 0x947) whose target lies before it closes a loop; its byte
+ * offset from the next instruction is signed, its bits 2..9 in bits
+ * 16..23 and its bits 10 and up in bits 34..81 (read off cuobjdump's
+ * listing of sm_90 cubins: 0x0000000400e00947 at 0x50 branches to 0x7e0,
+ * 0xfffffff800541947 at 0x9b0 to 0x310). */
 #include "dev/emu/model/model.h"
 #include "gen/gen.h"
 
@@ -118,4 +129,50 @@ int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8
 	if (gs_cubin_code(cubin, len, entry, &code, &n, &arch, err, sizeof err) < 0)
 		return -1;
 	return gs_emu_sass_windows(code, n, arch, win, nwin);
+}
+
+/* The offset of a BRA, bits 2..57, sign-extended from bit 81. */
+static int64_t bra_offset(const unsigned char *in)
+{
+	uint64_t lo = bits(in, 16, 8), hi = 0;
+	for (unsigned i = 0; i < 48; i++)
+		hi |= (uint64_t)bits(in, 34 + i, 1) << i;
+	uint64_t v = lo << 2 | hi << 10;
+	if (bits(in, 81, 1))
+		v |= ~(uint64_t)0 << 58;
+	return (int64_t)v;
+}
+
+int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *loop_bytes)
+{
+	*loop_bytes = 0;
+	if (arch < 70 || arch > 90)
+		return -1;
+	for (size_t i = 0; i + 16 <= len; i += 16) {
+		const unsigned char *in = code + i;
+		if (bits(in, 0, 12) != 0x947)
+			continue;
+		int64_t off = bra_offset(in);
+		/* the span from the target to the branch, the branch included;
+		 * a branch to itself (the trap after the last EXIT) is no loop */
+		if (off < -16 && (uint64_t)-off <= i + 16 && (size_t)-off > *loop_bytes)
+			*loop_bytes = (size_t)-off;
+	}
+	return 0;
+}
+
+int gs_emu_cubin_code_facts(const void *cubin, size_t len, const char *entry, size_t *text_bytes,
+			    size_t *loop_bytes)
+{
+	const unsigned char *code;
+	size_t n;
+	int arch;
+	char err[128];
+	*text_bytes = *loop_bytes = 0;
+	if (gs_cubin_code(cubin, len, entry, &code, &n, &arch, err, sizeof err) < 0)
+		return -1;
+	if (gs_emu_sass_loops(code, n, arch, loop_bytes) < 0)
+		return -1;
+	*text_bytes = n;
+	return 0;
 }
