@@ -116,3 +116,8 @@ shfl_cycles = 1.01           # [CT] SM cycles per warp shuffle, 4 independent ch
 # scripts/bench/ubench/terms2.cu on the H100 (results/ubench-terms2-h100.txt)
 atom_sector_ns = 9.46        # [T2] atomicAdd into 256 bins, lanes on consecutive bins: 9.463 ns
                              # per atomic a bin, one warp request a sector
+# phases (driver/dev/emu/model/probe.c, interval.c): scripts/bench/ubench/phases.cu on an H200,
+# the H100's SM at its clock (results/ubench-phases-h200.txt): a load phase of 32 L1 wavefronts a
+# warp load, then a compute phase, once a thread, eight waves
+phase_exposed = 0.5          # [MEASURED] 0.46 to 0.50 of the shorter phase exposed at four blocks
+                             # an SM, 0.64 to 0.68 at one; 0.00 to 0.07 from 32 alternations a thread

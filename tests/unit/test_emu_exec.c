@@ -1216,6 +1216,38 @@ START_TEST(test_probe_reuse)
 }
 END_TEST
 
+/* tests/emu/phases.cu: a block that loads its words through 32 L1
+ * wavefronts each and then computes on them in a loop would, its warps in
+ * step, take the two parts one after the other: the excess over the busier
+ * port's total (the L1's) is the loop's issue, nearly all of the block's
+ * instructions over its four schedulers, where the same work mixed into
+ * one loop has none. */
+START_TEST(test_probe_phases)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/phases.cu", NULL, NULL))
+		return;
+	enum { T = 128 };
+	int steps = 64;
+	uint64_t dtab = kbuf(&k, 32 * 32 * 4, NULL), dout = kbuf(&k, 4 * T * 4, NULL);
+	void *args[] = { &dtab, &dout, &steps };
+	struct gs_emu_blockstat once, mixed;
+	sampled_block(&k, "once", 4, T, args, 0, &once);
+	sampled_block(&k, "mixed", 4, T, args, 0, &mixed);
+	/* 4 warps x 32 loads x 32 wavefronts, one SM cycle each */
+	ck_assert_uint_eq(once.l1_waves, 4 * 32 * 32);
+	double inst = 0;
+	for (int c = 0; c < GS_EMU_NCLASS; c++)
+		inst += (double)once.c.warp_inst[c];
+	ck_assert(once.phase_excess > 0.8 * inst / 4 && once.phase_excess < inst / 4);
+	ck_assert_uint_eq(mixed.l1_waves, 4 * 64 * 32);
+	ck_assert(mixed.phase_excess < 0.05 * 4 * 64 * 32);
+	gs_emu_blockstat_release(&once);
+	gs_emu_blockstat_release(&mixed);
+	kfree(&k);
+}
+END_TEST
+
 /* within a share f of b */
 static int near(double a, double b, double f)
 {
@@ -1958,7 +1990,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -33,7 +33,7 @@
  *   a pipe         the approximated warp instructions of that pipe among
  *                  its own ("lsu": atomics; "other": all of them; any other
  *                  pipe: none);
- *   issue, fetch, latency, dram latency
+ *   issue, fetch, phases, latency, dram latency
  *                  atomics and class "other" among all warp instructions
  *                  (the chain is made of the block's instructions);
  *   smem           atomics among shared-memory wavefronts and atomics;
@@ -73,7 +73,8 @@ static double in_bound(const char *bound, const struct gs_emu_approx *a)
 		return ratio(a->atom, a->inst[GS_EMU_MEM]);
 	if (!strcmp(bound, "other"))
 		return ratio(a->inst[GS_EMU_OTHER], a->inst[GS_EMU_OTHER]);
-	if (!strcmp(bound, "issue") || !strcmp(bound, "fetch") || !strcmp(bound, "latency") ||
+	if (!strcmp(bound, "issue") || !strcmp(bound, "fetch") || !strcmp(bound, "phases") ||
+	    !strcmp(bound, "latency") ||
 	    !strcmp(bound, "dram latency"))
 		return ratio(a->atom + a->inst[GS_EMU_OTHER], all);
 	if (!strcmp(bound, "smem"))

@@ -163,7 +163,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 struct sums {
 	double wsum, inst[GS_EMU_NCLASS], smem, l1, waves, hit, miss, stores, exposed, ccyc, cuni,
 		shfl;
-	double distinct_r, distinct_w, loop_ins, loop_share, code_bytes, win_sum, win_loads;
+	double distinct_r, distinct_w, loop_ins, loop_share, code_bytes, phase, win_sum, win_loads;
 	double chain, misses;           /* the longest block's */
 	double chain_sum, misses_sum;   /* weighted, for the mean block's */
 	double atom, mem, partial, refetch;
@@ -209,6 +209,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->loop_ins += w * (double)b->loop_ins;
 		s->loop_share += w * b->loop_share;
 		s->code_bytes += w * b->code_bytes;
+		s->phase += w * b->phase_excess;
 		s->win_sum += w * b->win_sum;
 		s->win_loads += w * (double)b->win_loads;
 		s->chain_sum += w * b->chain;
@@ -261,6 +262,17 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 	double shc = s->shfl / s->wsum * p->shfl_cycles;
 	if (shc > thr)
 		thr = shc, *sm_bound = "shfl";
+	/* phases: a block whose warps run in step through a part of its code
+	 * busy on one port and then a part busy on another leaves some of the
+	 * shorter exposed (scripts/bench/ubench/phases.cu on the H100's SM,
+	 * results/ubench-phases-h200.txt: half of it with four blocks an SM,
+	 * two thirds with one, where the parts come once a thread) */
+	if (p->phase_exposed > 0 && s->phase > 0) {
+		double ph = p->phase_exposed * s->phase / s->wsum;
+		if (ph >= 0.5 * thr)
+			*sm_bound = "phases";
+		thr += ph;
+	}
 	/* instruction fetch, at the warps each scheduler holds */
 	double bpi = p->fetch_bytes_per_ins > 0 ? p->fetch_bytes_per_ins : 16;
 	double loop_bytes = s->code_bytes > 0 ? s->code_bytes / s->wsum : s->loop_ins / s->wsum * bpi;

@@ -84,6 +84,9 @@ struct gs_emu_blockstat {
 	uint32_t loop_ins;       /* PTX instructions from the first to the last that some warp
 				  * issued again (the loops' span) */
 	double loop_share;       /* their share of the block's issued warp instructions */
+	double phase_excess;     /* SM cycles the ports would take beyond the busiest one's
+				  * total were the warps in step through the block's
+				  * phases (probe.c) */
 	double code_bytes;       /* the machine code the warps stream through, where the
 				  * cubin says (sass.c): its longest loop, or all of it
 				  * where ptxas left no loop (loop_share is then 1); 0:

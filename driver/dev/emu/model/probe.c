@@ -88,6 +88,11 @@ struct gs_xprobe {
 	/* the barrier interval under way: when it began, what it issued */
 	double iv_start, exposed;
 	double iv_inst[GS_EMU_NCLASS], iv_smem, iv_sectors, iv_waves;
+	/* per PTX instruction: the runs the interpreter made of it (issues[]
+	 * counts skipped iterations too) and its shared-memory accesses, L1
+	 * sectors and wavefronts over them, for the phases (phase_excess) */
+	uint32_t *ran;
+	double *pc_smem, *pc_sectors, *pc_waves;
 	unsigned bps;
 	/* issues of each static instruction (saturating), for the loop code */
 	const struct gs_ins *code;
@@ -298,7 +303,11 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->code = x->code;
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
-	if (!p->issues || !p->ready || !p->pw || !p->way || !p->reuse) {
+	p->ran = calloc(p->ncode ? p->ncode : 1, sizeof(*p->ran));
+	p->pc_smem = calloc(3 * (p->ncode ? p->ncode : 1), sizeof(*p->pc_smem));
+	p->pc_sectors = p->pc_smem ? p->pc_smem + p->ncode : NULL;
+	p->pc_waves = p->pc_smem ? p->pc_smem + 2 * p->ncode : NULL;
+	if (!p->issues || !p->ran || !p->pc_smem || !p->ready || !p->pw || !p->way || !p->reuse) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -324,6 +333,8 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->sect);
 	free(p->asect);
 	free(p->issues);
+	free(p->ran);
+	free(p->pc_smem);
 	free(p->win);
 	free(p->lready);
 	free(p->lnm);
@@ -357,6 +368,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	memset(p->iv_inst, 0, sizeof p->iv_inst);
 	p->iv_smem = p->iv_sectors = p->iv_waves = 0;
 	memset(p->issues, 0, p->ncode * sizeof(*p->issues));
+	memset(p->ran, 0, p->ncode * sizeof(*p->ran));
+	memset(p->pc_smem, 0, 3 * p->ncode * sizeof(*p->pc_smem));
 	if (p->lcount)
 		memset(p->lcount, 0, p->nwarps * sizeof(*p->lcount));
 	p->win_sum = 0;
@@ -376,19 +389,27 @@ void gs_x_probe_begin(struct gs_xctx *x)
  * this block's work; the interval's issue is the busiest of the pipes,
  * the schedulers, the shared-memory wavefronts and the L1 (its bytes, or
  * its wavefronts where the profile gives l1_wave_cycles), as in interval.c. */
+/* The SM cycles of the busiest of an SM's ports for some work: the pipes,
+ * the schedulers, shared memory's wavefronts and the L1 (its bytes, or its
+ * wavefronts where the profile gives l1_wave_cycles), as in interval.c. */
+static double port_cycles(const struct gs_emu_profile *pf, const double inst[GS_EMU_NCLASS],
+			  double smem, double sectors, double waves)
+{
+	double all = 0, thr = gs_emu_pipe_cycles(pf, inst, NULL);
+	for (int c = 0; c < GS_EMU_NCLASS; c++)
+		all += inst[c];
+	double sched = all / (pf->subpartitions * pf->issue_per_sub);
+	double l1 = sectors * 32 / pf->l1_bw;
+	if (waves * pf->l1_wave_cycles > l1)
+		l1 = waves * pf->l1_wave_cycles;
+	thr = thr > sched ? thr : sched;
+	thr = thr > smem ? thr : smem;
+	return thr > l1 ? thr : l1;
+}
+
 static void interval_end(struct gs_xprobe *p, double t)
 {
-	const struct gs_emu_profile *pf = p->p;
-	double all = 0, thr = gs_emu_pipe_cycles(pf, p->iv_inst, NULL);
-	for (int c = 0; c < GS_EMU_NCLASS; c++)
-		all += p->iv_inst[c];
-	double sched = all / (pf->subpartitions * pf->issue_per_sub);
-	double l1 = p->iv_sectors * 32 / pf->l1_bw;
-	if (p->iv_waves * pf->l1_wave_cycles > l1)
-		l1 = p->iv_waves * pf->l1_wave_cycles;
-	thr = thr > sched ? thr : sched;
-	thr = thr > p->iv_smem ? thr : p->iv_smem;
-	thr = thr > l1 ? thr : l1;
+	double thr = port_cycles(p->p, p->iv_inst, p->iv_smem, p->iv_sectors, p->iv_waves);
 	double gap = (t - p->iv_start) - (double)p->bps * thr;
 	if (gap > 0)
 		p->exposed += gap;
@@ -454,6 +475,8 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	const struct pins *q = &p->pi[pc];
 	if (p->issues[pc] != UINT32_MAX)
 		p->issues[pc]++;
+	if (p->ran[pc] != UINT32_MAX)
+		p->ran[pc]++;
 	/* within a basic block, in the order its operands allow (ptxas's list
 	 * scheduling hoists independent loads above the uses of earlier ones),
 	 * one instruction a cycle; a branch or barrier waits for the whole
@@ -829,8 +852,11 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		atom_request(p, addr, m, size);
 		return 0;
 	}
+	size_t pc = in ? (size_t)(in - p->code) : SIZE_MAX;
 	if (space == 0) { /* shared */
 		p->iv_smem++;
+		if (pc < p->ncode)
+			p->pc_smem[pc]++;
 		if (!store && in)
 			set_dests(p, &p->pi[in - p->code], p->pt + pf->lat_smem, p->pnm);
 		return 0;
@@ -881,6 +907,8 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 			}
 			p->iv_waves += nw;
 			p->l1_waves += nw;
+			if (pc < p->ncode)
+				p->pc_waves[pc] += nw;
 		}
 		nf = 0;
 		unsigned lost = 0; /* hits the warps' in-step order would have missed */
@@ -896,6 +924,8 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		}
 		miss = nf;
 		p->iv_sectors += u;
+		if (pc < p->ncode)
+			p->pc_sectors[pc] += u;
 		p->l1_hit += u - miss - lost;
 		p->l1_miss += miss + lost;
 	}
@@ -947,6 +977,47 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 		}
 }
 
+/* What the SM's ports take for a block beyond the busiest port's total,
+ * were the block's warps in step through its phases: the code in PTX
+ * order, cut where it goes from instructions each warp ran once (issues
+ * up to the warps) to loops (more) and back, each part taking its own
+ * busiest port.  A thread that loads its rows through 32 L1 wavefronts
+ * each and then computes on them in a loop is the case
+ * (scripts/bench/ubench/phases.cu; kmeans's row-major points). */
+static double phase_excess(const struct gs_xprobe *p)
+{
+	const struct gs_emu_profile *pf = p->p;
+	double tot[GS_EMU_NCLASS] = { 0 }, part[GS_EMU_NCLASS] = { 0 };
+	double ts = 0, tsec = 0, tw = 0, s = 0, sec = 0, w = 0, sum = 0;
+	int cur = -1;
+	for (size_t pc = 0; pc < p->ncode; pc++) {
+		if (!p->issues[pc] || !p->ran[pc])
+			continue;
+		int loop = p->issues[pc] > p->nwarps;
+		if (cur >= 0 && loop != cur) {
+			sum += port_cycles(pf, part, s, sec, w);
+			memset(part, 0, sizeof part);
+			s = sec = w = 0;
+		}
+		cur = loop;
+		double k = (double)p->issues[pc], f = k / (double)p->ran[pc];
+		unsigned cls = p->code[pc].cls;
+		const double *xs = p->pi[pc].xd == 2 ? idiv64 : p->pi[pc].xd == 1 ? idiv32 : NULL;
+		for (int c = 0; c < GS_EMU_NCLASS; c++) {
+			double v = (c == (int)cls ? k : 0) + (xs ? k * xs[c] : 0);
+			part[c] += v;
+			tot[c] += v;
+		}
+		s += p->pc_smem[pc] * f, sec += p->pc_sectors[pc] * f, w += p->pc_waves[pc] * f;
+		ts += p->pc_smem[pc] * f, tsec += p->pc_sectors[pc] * f, tw += p->pc_waves[pc] * f;
+	}
+	if (cur < 0)
+		return 0;
+	sum += port_cycles(pf, part, s, sec, w);
+	double all = port_cycles(pf, tot, ts, tsec, tw);
+	return sum > all ? sum - all : 0;
+}
+
 void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 {
 	struct gs_emu_blockstat *out = &x->l->stats[blk];
@@ -978,6 +1049,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	}
 	out->loop_ins = lo == SIZE_MAX ? 0 : (uint32_t)(hi - lo + 1);
 	out->loop_share = all ? (double)loop / (double)all : 0;
+	out->phase_excess = phase_excess(p);
 	/* the machine code, where known, says what the warps stream through:
 	 * its loop, or, where ptxas unrolled every loop, all of it, each
 	 * instruction fetched as a loop's would be (sass.c, icache.c) */
