@@ -93,6 +93,7 @@ struct gs_xprobe {
 	 * sectors and wavefronts over them, for the phases (phase_excess) */
 	uint32_t *ran;
 	double *pc_smem, *pc_sectors, *pc_waves;
+	int *inloop;         /* ncode + 1: phase_excess's scratch */
 	unsigned bps;
 	/* issues of each static instruction (saturating), for the loop code */
 	const struct gs_ins *code;
@@ -304,10 +305,11 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->ncode = x->m->ncode;
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
 	p->ran = calloc(p->ncode ? p->ncode : 1, sizeof(*p->ran));
+	p->inloop = calloc(p->ncode + 1, sizeof(*p->inloop));
 	p->pc_smem = calloc(3 * (p->ncode ? p->ncode : 1), sizeof(*p->pc_smem));
 	p->pc_sectors = p->pc_smem ? p->pc_smem + p->ncode : NULL;
 	p->pc_waves = p->pc_smem ? p->pc_smem + 2 * p->ncode : NULL;
-	if (!p->issues || !p->ran || !p->pc_smem || !p->ready || !p->pw || !p->way || !p->reuse) {
+	if (!p->issues || !p->ran || !p->pc_smem || !p->inloop || !p->ready || !p->pw || !p->way || !p->reuse) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -335,6 +337,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->issues);
 	free(p->ran);
 	free(p->pc_smem);
+	free(p->inloop);
 	free(p->win);
 	free(p->lready);
 	free(p->lnm);
@@ -979,21 +982,34 @@ void gs_x_probe_barrier(struct gs_xctx *x)
 
 /* What the SM's ports take for a block beyond the busiest port's total,
  * were the block's warps in step through its phases: the code in PTX
- * order, cut where it goes from instructions each warp ran once (issues
- * up to the warps) to loops (more) and back, each part taking its own
- * busiest port.  A thread that loads its rows through 32 L1 wavefronts
- * each and then computes on them in a loop is the case
- * (scripts/bench/ubench/phases.cu; kmeans's row-major points). */
+ * order, cut where it goes from straight code into a loop (the span of a
+ * backward branch some warp took, issued more often than the block has
+ * warps) and out, each part taking its own busiest port.  A thread that
+ * loads its rows through 32 L1 wavefronts each and then computes on them
+ * in a loop is the case (scripts/bench/ubench/phases.cu; kmeans's
+ * row-major points); a loop's own rarely taken paths stay in its part. */
 static double phase_excess(const struct gs_xprobe *p)
 {
+	int *inloop = p->inloop;
 	const struct gs_emu_profile *pf = p->p;
 	double tot[GS_EMU_NCLASS] = { 0 }, part[GS_EMU_NCLASS] = { 0 };
 	double ts = 0, tsec = 0, tw = 0, s = 0, sec = 0, w = 0, sum = 0;
 	int cur = -1;
+	memset(inloop, 0, (p->ncode + 1) * sizeof(*inloop));
+	for (size_t pc = 0; pc < p->ncode; pc++) {
+		int32_t t = p->code[pc].tgt;
+		if (p->code[pc].op == GS_OP_BRA && t >= 0 && (size_t)t <= pc &&
+		    p->issues[pc] > p->nwarps) {
+			inloop[t]++;
+			inloop[pc + 1]--;
+		}
+	}
+	for (size_t pc = 1; pc <= p->ncode; pc++)
+		inloop[pc] += inloop[pc - 1];
 	for (size_t pc = 0; pc < p->ncode; pc++) {
 		if (!p->issues[pc] || !p->ran[pc])
 			continue;
-		int loop = p->issues[pc] > p->nwarps;
+		int loop = inloop[pc] > 0;
 		if (cur >= 0 && loop != cur) {
 			sum += port_cycles(pf, part, s, sec, w);
 			memset(part, 0, sizeof part);
