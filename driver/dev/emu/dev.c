@@ -414,11 +414,12 @@ static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry
 	f->m = m;
 	f->entry = e;
 	f->attr = *attr;
-	if (m->cubin_len) {
-		gs_emu_cubin_windows(m->cubin, m->cubin_len, entry, &f->load_window, &f->nload_window);
-		if (gs_emu_cubin_code_facts(m->cubin, m->cubin_len, entry, &f->text_bytes,
-					    &f->loop_bytes) < 0)
-			f->text_bytes = f->loop_bytes = 0;
+	struct gs_emu_code code;
+	if (m->cubin_len && gs_emu_cubin_facts(m->cubin, m->cubin_len, entry, &code) == 0) {
+		f->load_window = code.win;
+		f->nload_window = code.nwin;
+		f->text_bytes = code.text_bytes;
+		f->loop_bytes = code.loop_bytes;
 	}
 	f->next = m->funcs;
 	m->funcs = f;

@@ -136,16 +136,18 @@ double gs_emu_pipe_cycles(const struct gs_emu_profile *p, const double inst[GS_E
  * has no LDG). */
 int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t **win,
 			size_t *nwin);
-/* The same for `entry` of a cubin. */
-int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
-			 size_t *nwin);
 /* sass.c: the bytes of the code's longest loop (from a backward branch's
  * target to the branch), 0 where ptxas left none.  -1 for an architecture
  * whose encoding is not known here. */
 int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *loop_bytes);
-/* For `entry` of a cubin: its code's bytes and its longest loop's. */
-int gs_emu_cubin_code_facts(const void *cubin, size_t len, const char *entry, size_t *text_bytes,
-			    size_t *loop_bytes);
+/* What sass.c reads of `entry` of a cubin: its load windows, its code's
+ * bytes and its longest loop's.  -1 (all of it 0) where the cubin or the
+ * architecture is not read here; win malloc'd. */
+struct gs_emu_code {
+	uint8_t *win;
+	size_t nwin, text_bytes, loop_bytes;
+};
+int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out);
 
 /* Cycles a scheduler loses per instruction of a loop of loop_bytes of code
  * to instruction fetch, with warps_per_sched warps on it (icache.c). */

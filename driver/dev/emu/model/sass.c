@@ -117,20 +117,6 @@ int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t
 	return 0;
 }
 
-int gs_emu_cubin_windows(const void *cubin, size_t len, const char *entry, uint8_t **win,
-			 size_t *nwin)
-{
-	const unsigned char *code;
-	size_t n;
-	int arch;
-	char err[128];
-	*win = NULL;
-	*nwin = 0;
-	if (gs_cubin_code(cubin, len, entry, &code, &n, &arch, err, sizeof err) < 0)
-		return -1;
-	return gs_emu_sass_windows(code, n, arch, win, nwin);
-}
-
 /* The offset of a BRA, bits 2..57, sign-extended from bit 81. */
 static int64_t bra_offset(const unsigned char *in)
 {
@@ -161,18 +147,21 @@ int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *l
 	return 0;
 }
 
-int gs_emu_cubin_code_facts(const void *cubin, size_t len, const char *entry, size_t *text_bytes,
-			    size_t *loop_bytes)
+int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out)
 {
 	const unsigned char *code;
 	size_t n;
 	int arch;
 	char err[128];
-	*text_bytes = *loop_bytes = 0;
+	memset(out, 0, sizeof(*out));
 	if (gs_cubin_code(cubin, len, entry, &code, &n, &arch, err, sizeof err) < 0)
 		return -1;
-	if (gs_emu_sass_loops(code, n, arch, loop_bytes) < 0)
+	if (gs_emu_sass_windows(code, n, arch, &out->win, &out->nwin) < 0 ||
+	    gs_emu_sass_loops(code, n, arch, &out->loop_bytes) < 0) {
+		free(out->win);
+		memset(out, 0, sizeof(*out));
 		return -1;
-	*text_bytes = n;
+	}
+	out->text_bytes = n;
 	return 0;
 }
