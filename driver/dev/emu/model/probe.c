@@ -309,7 +309,8 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->pc_smem = calloc(3 * (p->ncode ? p->ncode : 1), sizeof(*p->pc_smem));
 	p->pc_sectors = p->pc_smem ? p->pc_smem + p->ncode : NULL;
 	p->pc_waves = p->pc_smem ? p->pc_smem + 2 * p->ncode : NULL;
-	if (!p->issues || !p->ran || !p->pc_smem || !p->inloop || !p->ready || !p->pw || !p->way || !p->reuse) {
+	if (!p->issues || !p->ran || !p->pc_smem || !p->inloop || !p->ready || !p->pw || !p->way ||
+	    !p->reuse) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
@@ -386,12 +387,6 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->nas = p->acap = 0;
 }
 
-/* Ends the barrier interval at `t`: what of its latency (t - iv_start)
- * the issue of bps such intervals, one per resident block, leaves
- * uncovered.  The resident blocks are taken to run in step, each with
- * this block's work; the interval's issue is the busiest of the pipes,
- * the schedulers, the shared-memory wavefronts and the L1 (its bytes, or
- * its wavefronts where the profile gives l1_wave_cycles), as in interval.c. */
 /* The SM cycles of the busiest of an SM's ports for some work: the pipes,
  * the schedulers, shared memory's wavefronts and the L1 (its bytes, or its
  * wavefronts where the profile gives l1_wave_cycles), as in interval.c. */
@@ -410,6 +405,10 @@ static double port_cycles(const struct gs_emu_profile *pf, const double inst[GS_
 	return thr > l1 ? thr : l1;
 }
 
+/* Ends the barrier interval at `t`: what of its latency (t - iv_start)
+ * the issue of bps such intervals, one per resident block, leaves
+ * uncovered.  The resident blocks are taken to run in step, each with
+ * this block's work; the interval's issue is its busiest port. */
 static void interval_end(struct gs_xprobe *p, double t)
 {
 	double thr = port_cycles(p->p, p->iv_inst, p->iv_smem, p->iv_sectors, p->iv_waves);
@@ -987,7 +986,9 @@ void gs_x_probe_barrier(struct gs_xctx *x)
  * warps) and out, each part taking its own busiest port.  A thread that
  * loads its rows through 32 L1 wavefronts each and then computes on them
  * in a loop is the case (scripts/bench/ubench/phases.cu; kmeans's
- * row-major points); a loop's own rarely taken paths stay in its part. */
+ * row-major points); a loop's own rarely taken paths stay in its part.
+ * Shared memory's bank-conflict replays are not counted per instruction,
+ * so a part busy on them shows less than it is. */
 static double phase_excess(const struct gs_xprobe *p)
 {
 	int *inloop = p->inloop;
