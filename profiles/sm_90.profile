@@ -121,3 +121,7 @@ atom_sector_ns = 9.46        # [T2] atomicAdd into 256 bins, lanes on consecutiv
 # warp load, then a compute phase, once a thread, eight waves
 phase_exposed = 0.5          # [MEASURED] 0.46 to 0.50 of the shorter phase exposed at four blocks
                              # an SM, 0.64 to 0.68 at one; 0.00 to 0.07 from 32 alternations a thread
+# partial-sector stores (driver/dev/emu/model/interval.c): scripts/bench/ubench/strided.cu on the
+# H100 (results/ubench-strided-h100.txt): 2^22 threads storing 8 floats each, 4 bytes a store
+partial_write_ns = 0.01054   # [MEASURED] 88.1 SM cycles a warp store of 32 partial sectors, 132 SMs
+                             # at 1980 MHz: 94.9 G a second (47 G where each sector is alone in its line)

@@ -28,7 +28,7 @@
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h, loop sampling in
  * dev/emu/interp/exec_loops.c). */
-#define GS_EMU_MODEL_REV "interval-16"
+#define GS_EMU_MODEL_REV "interval-17"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -138,6 +138,9 @@ struct gs_emu_profile {
 	double fetch_bytes_per_ins; /* code bytes per PTX instruction */
 	double fetch_l1[4], fetch_l2[4]; /* cycles more per instruction past each, at 1, 4, 8
 					  * and 16 warps per scheduler */
+	double partial_write_ns; /* the L2's time for a sector a warp's store writes only in
+				  * part, one after another GPU-wide (model/interval.c);
+				  * 0: no such term */
 	double phase_exposed;    /* the share of what in-step phases would add to the ports
 				  * that the SM leaves exposed (model/probe.c, interval.c);
 				  * 0: no such term */

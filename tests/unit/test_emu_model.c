@@ -625,11 +625,12 @@ START_TEST(test_sass_loops)
 }
 END_TEST
 
-/* The measured terms of interval-9 (profiles/sm_90.profile): global atomics
+/* The measured terms of interval-9 and after (profiles/sm_90.profile): global atomics
  * bound the grid by the busiest sector's warp requests, 9.46 ns each, when
  * two sampled blocks share the sector (one block's own sector counts once);
  * one-word constant loads leave the LSU's pipe but not the issue; shuffles
- * take their own port at 1.01 cycles. */
+ * take their own port at 1.01 cycles; sectors stored in part are the L2's
+ * one after another (interval-17). */
 START_TEST(test_interval_measured_terms)
 {
 	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
@@ -673,6 +674,23 @@ START_TEST(test_interval_measured_terms)
 	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &f, &one, 1, 0, &iv), 0);
 	ck_assert_str_eq(iv.bound, "shfl");
 	ck_assert_double_eq_tol(iv.per_block_issue, 4000 * 1.01, 1e-9);
+	/* interval-17: 1000 blocks storing 32,000 sectors each (1 GB), all of
+	 * them in part: the L2 takes the grid's 32 M partial sectors one after
+	 * another, 0.01054 ns each, where the 1 GB would take DRAM 0.3 ms */
+	ck_assert_double_eq_tol(p->partial_write_ns, 0.01054, 1e-12);
+	struct gs_emu_blockstat ps = { 0 };
+	ps.c.warp_inst[GS_EMU_MEM] = 1000;
+	ps.c.gst_inst = 1000;
+	ps.st_sectors = ps.st_partial = 32000;
+	double wps = 1000;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &ps, &wps, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "partial stores");
+	ck_assert_double_eq_tol(iv.cycles, 32e6 * 0.01054e-9 * hz, 1e-6 * iv.cycles);
+	/* the same sectors written whole: DRAM's write-back bounds it */
+	ps.st_partial = 0;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &ps, &wps, 1, 0, &iv), 0);
+	ck_assert_str_ne(iv.bound, "partial stores");
+	ck_assert(iv.cycles < 32e6 * 0.01054e-9 * hz);
 }
 END_TEST
 

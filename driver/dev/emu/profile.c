@@ -142,6 +142,7 @@ static const struct field {
 	{ "shfl_cycles", F_DBL, OFF(shfl_cycles), 0, FACT, 0, 1e4 },
 	{ "atom_sector_ns", F_DBL, OFF(atom_sector_ns), 0, FACT, 0, 1e6 },
 	{ "phase_exposed", F_DBL, OFF(phase_exposed), 0, FACT, 0, 1 },
+	{ "partial_write_ns", F_DBL, OFF(partial_write_ns), 0, FACT, 0, 1e3 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

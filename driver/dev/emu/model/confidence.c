@@ -39,6 +39,8 @@
  *   smem           atomics among shared-memory wavefronts and atomics;
  *   l2             atomics (one sector each, the traffic the model leaves
  *                  out) and partial-sector stores among L2 sectors;
+ *   partial stores the partial sectors among the stored ones (the rate
+ *                  is one benchmark's, its patterns spread twofold);
  *   dram           the written-back bytes, in the proportion of partial
  *                  sectors among the stored ones, and the bytes read again,
  *                  among DRAM bytes;
@@ -81,6 +83,8 @@ static double in_bound(const char *bound, const struct gs_emu_approx *a)
 		return ratio(a->atom, a->smem + a->atom);
 	if (!strcmp(bound, "l2"))
 		return ratio(a->atom + a->st_partial, a->l2_sectors + a->atom);
+	if (!strcmp(bound, "partial stores"))
+		return ratio(a->st_partial, a->st_sectors);
 	if (!strcmp(bound, "dram"))
 		return ratio(a->dram_w * ratio(a->st_partial, a->st_sectors) + a->dram_again, a->dram_bytes);
 	return 0;
