@@ -11,6 +11,9 @@
 # count beyond 1%) and, for each build, Spearman, Kendall and top-5 regret
 # against the H100 (scripts/report/model-vs-measured.py).  JOBS: the runs'
 # --jobs (default 2).  Without NAMEs, every space that has an H100 store.
+# A build reads the profiles beside it (BIN/../profiles): where NEW adds a
+# profile key, OLD refuses NEW's profile, so run OLD from a copy of its own
+# tree (or of BIN/ and profiles/ as they were at its commit).
 set -u
 old=${1:?usage: emu-term-ab.sh OLD NEW DIR [NAME ...]}
 new=${2:?usage: emu-term-ab.sh OLD NEW DIR [NAME ...]}

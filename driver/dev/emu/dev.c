@@ -42,9 +42,7 @@ struct gs_func {
 	struct gs_module *m;
 	int entry;
 	struct gs_funcattr attr;
-	uint8_t *load_window; /* model/sass.c; NULL: none known */
-	size_t nload_window;
-	size_t text_bytes, loop_bytes; /* model/sass.c; 0: no cubin */
+	struct gs_emu_code code; /* model/sass.c; all 0 without a cubin */
 };
 
 struct gs_dev {
@@ -364,7 +362,7 @@ static void emu_module_unload(struct gs_dev *d, struct gs_module *m)
 	while (m->funcs) {
 		struct gs_func *f = m->funcs;
 		m->funcs = f->next;
-		free(f->load_window);
+		free(f->code.win);
 		free(f);
 	}
 	gs_ptx_free(m->ptx, &d->mem);
@@ -414,13 +412,8 @@ static int emu_function(struct gs_dev *d, struct gs_module *m, const char *entry
 	f->m = m;
 	f->entry = e;
 	f->attr = *attr;
-	struct gs_emu_code code;
-	if (m->cubin_len && gs_emu_cubin_facts(m->cubin, m->cubin_len, entry, &code) == 0) {
-		f->load_window = code.win;
-		f->nload_window = code.nwin;
-		f->text_bytes = code.text_bytes;
-		f->loop_bytes = code.loop_bytes;
-	}
+	if (m->cubin_len)
+		gs_emu_cubin_facts(m->cubin, m->cubin_len, entry, &f->code);
 	f->next = m->funcs;
 	m->funcs = f;
 	*out = f;
@@ -835,10 +828,10 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		.prof = d->prof,
 		.mem = &d->mem,
 		.threads = d->threads,
-		.load_window = f->load_window,
-		.nload_window = f->nload_window,
-		.text_bytes = f->text_bytes,
-		.sass_loop_bytes = f->loop_bytes,
+		.load_window = f->code.win,
+		.nload_window = f->code.nwin,
+		.text_bytes = f->code.text_bytes,
+		.sass_loop_bytes = f->code.loop_bytes,
 		.host_bytes = d->mem.limit ? d->mem.limit - d->mem.used : 0,
 		.deadline = d->deadline,
 	};

@@ -463,7 +463,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	 * 95 G a second storing 8 floats a thread, 4 bytes a store, 4 sectors
 	 * of a line a store; 47 G with one sector of a line, 68 to 101 G over
 	 * the other patterns and widths seen). */
-	double t_part = p->partial_write_ns > 0 ? s.partial * scale * p->partial_write_ns * 1e-9 * hz : 0;
+	double t_part = s.partial * scale * p->partial_write_ns * 1e-9 * hz;
 	double t_l2x = t_l2;
 	if (t_atom > t_l2x)
 		t_l2x = t_atom;
@@ -471,7 +471,8 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		t_l2x = t_part;
 	double t_sm = grid_cycles(p, &wv, sm_bound, t_l2x, t_dram, out);
 	if (t_l2x > t_l2 && !strcmp(out->bound, "l2"))
-		snprintf(out->bound, sizeof out->bound, "%s", t_part > t_atom ? "partial stores" : "atomics");
+		snprintf(out->bound, sizeof out->bound, "%s",
+			 t_part > t_atom ? "partial stores" : "atomics");
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
 	out->t_l2 = t_l2;
