@@ -125,3 +125,9 @@ phase_exposed = 0.5          # [MEASURED] 0.46 to 0.50 of the shorter phase expo
 # H100 (results/ubench-strided-h100.txt): 2^22 threads storing 8 floats each, 4 bytes a store
 partial_write_ns = 0.01054   # [MEASURED] 88.1 SM cycles a warp store of 32 partial sectors, 132 SMs
                              # at 1980 MHz: 94.9 G a second (47 G where each sector is alone in its line)
+# local memory (driver/dev/emu/model/interval.c): scripts/bench/ubench/localmem.cu on the H100
+# (results/ubench-localmem-h100.txt), 128-thread blocks each thread sweeping its own array
+local_st_ns = 4.04           # [MEASURED] 8.0 SM cycles at 1980 MHz a warp's local store (128 bytes): a
+                             # read-and-rewrite sweep less a read-only one, frames within the L1 (7.3 to 8.8)
+local_far_ns = 6.44          # [MEASURED] 12.75 SM cycles a warp's local access once every resident
+                             # frame outgrows the L2 (66 to 264 MiB; 9.4 to 14.8 at 32 to 64 warps an SM)

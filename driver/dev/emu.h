@@ -28,7 +28,7 @@
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h, loop sampling in
  * dev/emu/interp/exec_loops.c). */
-#define GS_EMU_MODEL_REV "interval-17"
+#define GS_EMU_MODEL_REV "interval-18"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -141,6 +141,11 @@ struct gs_emu_profile {
 	double partial_write_ns; /* the L2's time for a sector a warp's store writes only in
 				  * part, one after another GPU-wide (model/interval.c);
 				  * 0: no such term */
+	double local_st_ns;      /* an SM's time for a warp's store of local memory, which the
+				  * L1 writes through to the L2 (model/interval.c); 0: no
+				  * such term */
+	double local_far_ns;     /* an SM's time for a warp's access of local memory once
+				  * the resident threads' frames outgrow the L2 */
 	double phase_exposed;    /* the share of what in-step phases would add to the ports
 				  * that the SM leaves exposed (model/probe.c, interval.c);
 				  * 0: no such term */

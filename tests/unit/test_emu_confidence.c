@@ -52,6 +52,11 @@ START_TEST(test_share_per_bound)
 	a.dram_again = 0;
 	ck_assert_double_eq_tol(gs_emu_approx_share("l1", &a), 0, 1e-12);
 	ck_assert_double_eq_tol(gs_emu_approx_share("launch", &a), 0, 1e-12);
+	/* local memory's rates are one benchmark's: all of it */
+	ck_assert_double_eq_tol(gs_emu_approx_share("local memory", &a), 0, 1e-12);
+	a.local = 12;
+	ck_assert_double_eq_tol(gs_emu_approx_share("local memory", &a), 1, 1e-12);
+	a.local = 0;
 	/* with atomics: in the bound where they are its work, else their share
 	 * of the data accesses (10 of 30), whichever is larger */
 	a = sample();

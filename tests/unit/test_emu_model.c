@@ -630,7 +630,8 @@ END_TEST
  * two sampled blocks share the sector (one block's own sector counts once);
  * one-word constant loads leave the LSU's pipe but not the issue; shuffles
  * take their own port at 1.01 cycles; sectors stored in part are the L2's
- * one after another (interval-17). */
+ * one after another (interval-17); local memory at its measured rates
+ * (interval-18). */
 START_TEST(test_interval_measured_terms)
 {
 	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
@@ -691,6 +692,31 @@ START_TEST(test_interval_measured_terms)
 	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &ps, &wps, 1, 0, &iv), 0);
 	ck_assert_str_ne(iv.bound, "partial stores");
 	ck_assert(iv.cycles < 32e6 * 0.01054e-9 * hz);
+	/* interval-18: a block of 1000 warp accesses of local memory a block,
+	 * 400 of them stores, 1000 blocks, 256-byte frames.  2048 threads an
+	 * SM hold 66 MiB of frames, more than the L2's 50 MiB: each SM takes
+	 * its share of every access at 6.44 ns */
+	ck_assert_double_eq_tol(p->local_st_ns, 4.04, 1e-12);
+	ck_assert_double_eq_tol(p->local_far_ns, 6.44, 1e-12);
+	struct gs_emu_blockstat lm = { 0 };
+	lm.c.warp_inst[GS_EMU_MEM] = 1000;
+	lm.c.lld_inst = 600;
+	lm.c.lst_inst = 400;
+	lm.local_frame = 256;
+	struct gs_emu_occ full = { .blocks_per_sm = 8, .active_threads = 2048 };
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &full, &lm, &wps, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "local memory");
+	ck_assert_double_eq_tol(iv.cycles, 1000.0 * 1000 / p->sms * 6.44e-9 * hz, 1e-6 * iv.cycles);
+	/* 512 threads an SM: 16.5 MiB fit the L2, the stores alone cost */
+	full.active_threads = 512;
+	full.blocks_per_sm = 2;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &full, &lm, &wps, 1, 0, &iv), 0);
+	ck_assert_str_eq(iv.bound, "local memory");
+	ck_assert_double_eq_tol(iv.cycles, 400.0 * 1000 / p->sms * 4.04e-9 * hz, 1e-6 * iv.cycles);
+	/* no local access: no term */
+	lm.c.lld_inst = lm.c.lst_inst = 0;
+	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &full, &lm, &wps, 1, 0, &iv), 0);
+	ck_assert_str_ne(iv.bound, "local memory");
 }
 END_TEST
 

@@ -143,6 +143,8 @@ static const struct field {
 	{ "atom_sector_ns", F_DBL, OFF(atom_sector_ns), 0, FACT, 0, 1e6 },
 	{ "phase_exposed", F_DBL, OFF(phase_exposed), 0, FACT, 0, 1 },
 	{ "partial_write_ns", F_DBL, OFF(partial_write_ns), 0, FACT, 0, 1e3 },
+	{ "local_st_ns", F_DBL, OFF(local_st_ns), 0, FACT, 0, 1e3 },
+	{ "local_far_ns", F_DBL, OFF(local_far_ns), 0, FACT, 0, 1e3 },
 };
 #define NFIELDS (sizeof fields / sizeof fields[0])
 

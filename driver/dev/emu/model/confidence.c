@@ -19,6 +19,12 @@
  *                  DRAM reads of a sector the L2 lost between a warp's loads
  *                  of it (reuse.c): a sharp rule where the H100's knee is
  *                  soft, and one group of words read again as a whole;
+ *   local memory   a thread's frame: its stores written through to the
+ *                  L2, and every access once the resident frames outgrow
+ *                  the L2, at one benchmark's rates; what else shares the
+ *                  L2 and DRAM meanwhile (a kernel's own global streams)
+ *                  is not counted against it, and batchinv's frames ran
+ *                  two to three times slower than the rates;
  *   class "other"  shuffles, votes, redux, activemask, clock reads, and
  *                  what executes as nothing here (membar, fence,
  *                  __syncwarp): issue.other cycles and an integer
@@ -41,6 +47,7 @@
  *                  out) and partial-sector stores among L2 sectors;
  *   partial stores the partial sectors among the stored ones (the rate
  *                  is one benchmark's, its patterns spread twofold);
+ *   local memory   all of it;
  *   dram           the written-back bytes, in the proportion of partial
  *                  sectors among the stored ones, and the bytes read again,
  *                  among DRAM bytes;
@@ -85,6 +92,8 @@ static double in_bound(const char *bound, const struct gs_emu_approx *a)
 		return ratio(a->atom + a->st_partial, a->l2_sectors + a->atom);
 	if (!strcmp(bound, "partial stores"))
 		return ratio(a->st_partial, a->st_sectors);
+	if (!strcmp(bound, "local memory"))
+		return ratio(a->local, a->local);
 	if (!strcmp(bound, "dram"))
 		return ratio(a->dram_w * ratio(a->st_partial, a->st_sectors) + a->dram_again, a->dram_bytes);
 	return 0;

@@ -167,6 +167,7 @@ struct sums {
 	double chain, misses;           /* the longest block's */
 	double chain_sum, misses_sum;   /* weighted, for the mean block's */
 	double atom, mem, partial, refetch;
+	double lld, lst, frame;         /* local loads and stores; the largest frame */
 };
 
 static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, size_t n,
@@ -191,6 +192,10 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->mem += w * (double)(b->c.gld_inst + b->c.gst_inst + b->c.sld_inst + b->c.sst_inst +
 				       b->c.lld_inst + b->c.lst_inst + b->c.atom_inst);
 		s->partial += w * (double)b->st_partial;
+		s->lld += w * (double)b->c.lld_inst;
+		s->lst += w * (double)b->c.lst_inst;
+		if ((double)b->local_frame > s->frame)
+			s->frame = (double)b->local_frame;
 		s->refetch += w * (double)b->refetch;
 		/* the written sectors, flagged, sort last */
 		size_t lo = 0, hi = b->nsectors;
@@ -400,6 +405,27 @@ static double atom_cycles(const struct gs_emu_profile *p, const struct gs_emu_bl
 	return best * p->atom_sector_ns * 1e-9 * p->clock_mhz * 1e6;
 }
 
+/* A thread's local memory (an array indexed at run time, a large struct)
+ * is interleaved so that a warp's access of one word is one line; the L1
+ * writes its stores through to the L2, and once the frames of the threads
+ * resident on every SM outgrow the L2 every access goes on to DRAM
+ * (scripts/bench/ubench/localmem.cu on the H100,
+ * results/ubench-localmem-h100.txt).  Each SM takes its share of the
+ * grid's warp accesses at the measured time: the stores' only where the
+ * frames fit the L2 (the loads are the L1 and L2 terms'), all of them
+ * beyond.  In SM cycles; 0 without local accesses or the profile's
+ * times. */
+static double local_cycles(const struct gs_emu_profile *p, const struct gs_emu_occ *occ,
+			   const struct sums *s, double scale)
+{
+	if (!(p->local_st_ns > 0) || !(s->lld + s->lst > 0) || !(s->frame > 0))
+		return 0;
+	double frames = s->frame * (double)occ->active_threads * p->sms;
+	int far = p->local_far_ns > 0 && p->l2_bytes > 0 && frames > p->l2_bytes;
+	double ns = far ? (s->lld + s->lst) * p->local_far_ns : s->lst * p->local_st_ns;
+	return ns * scale / p->sms * 1e-9 * p->clock_mhz * 1e6;
+}
+
 int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3],
 			  const unsigned block[3], const struct gs_emu_occ *occ,
 			  const struct gs_emu_blockstat *st, const double *weight, size_t n,
@@ -464,15 +490,18 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	 * of a line a store; 47 G with one sector of a line, 68 to 101 G over
 	 * the other patterns and widths seen). */
 	double t_part = s.partial * scale * p->partial_write_ns * 1e-9 * hz;
+	double t_local = local_cycles(p, occ, &s, scale);
 	double t_l2x = t_l2;
+	const char *l2_bound = "l2";
 	if (t_atom > t_l2x)
-		t_l2x = t_atom;
+		t_l2x = t_atom, l2_bound = "atomics";
 	if (t_part > t_l2x)
-		t_l2x = t_part;
+		t_l2x = t_part, l2_bound = "partial stores";
+	if (t_local > t_l2x)
+		t_l2x = t_local, l2_bound = "local memory";
 	double t_sm = grid_cycles(p, &wv, sm_bound, t_l2x, t_dram, out);
-	if (t_l2x > t_l2 && !strcmp(out->bound, "l2"))
-		snprintf(out->bound, sizeof out->bound, "%s",
-			 t_part > t_atom ? "partial stores" : "atomics");
+	if (!strcmp(out->bound, "l2"))
+		snprintf(out->bound, sizeof out->bound, "%s", l2_bound);
 	out->ms = out->cycles / hz * 1e3 + p->launch_overhead_us / 1000.0;
 	out->t_sm = t_sm;
 	out->t_l2 = t_l2;
@@ -496,6 +525,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 		.dram_bytes = dram_bytes,
 		.dram_w = dram_w,
 		.dram_again = again * 64,
+		.local = (s.lld + s.lst) / s.wsum,
 	};
 	memcpy(ap.inst, s.inst, sizeof ap.inst);
 	out->approx = gs_emu_approx_share(out->bound, &ap);

@@ -77,6 +77,7 @@ struct gs_emu_blockstat {
 				  * lost meanwhile, the GPU's warps loading in step (reuse.c) */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */
 	uint64_t st_partial;     /* of those, sectors a warp's store wrote only in part */
+	uint64_t local_frame;    /* bytes of local memory a thread (the PTX's frame) */
 	uint64_t *sectors;       /* distinct sectors touched, sorted; a written
 				  * one is listed apart, with GS_EMU_SECTOR_WRITTEN:
 				  * it goes back to DRAM as well as coming from it */
@@ -194,6 +195,7 @@ struct gs_emu_approx {
 	double st_sectors, st_partial; /* stored sectors, and those written in part */
 	double dram_bytes, dram_w;  /* the grid's DRAM bytes, and of them written back */
 	double dram_again;          /* of them, read again where the L2 lost a sector (reuse.c) */
+	double local;               /* warp accesses of local memory */
 };
 double gs_emu_approx_share(const char *bound, const struct gs_emu_approx *a);
 

@@ -1076,6 +1076,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 		if (!x->l->sass_loop_bytes)
 			out->loop_share = 1;
 	}
+	out->local_frame = x->local_bytes;
 	out->win_sum = p->win_sum;
 	out->win_loads = p->win_loads;
 	out->loop_skipped = gs_x_loops_skipped(x);
