@@ -125,3 +125,68 @@ int gs_complog_limit(const char *log, const char *arch, char *why, size_t n)
 	}
 	return 0;
 }
+
+static int ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Does line [p, p + n) hold the identifier w[0..k) as a whole word? */
+static int has_word(const char *p, size_t n, const char *w, size_t k)
+{
+	for (size_t i = 0; k && i + k <= n; i++)
+		if (!memcmp(p + i, w, k) && (i == 0 || !ident_char(p[i - 1])) &&
+		    (i + k == n || !ident_char(p[i + k])))
+			return 1;
+	return 0;
+}
+
+/* The macro a -D option defines: its name's start and length, or 0. */
+static size_t define_name(const char *opt, const char **name)
+{
+	static const char *const heads[] = { "-D", "--define-macro=" };
+	for (size_t i = 0; i < GS_ARRAY_SIZE(heads); i++) {
+		size_t k = strlen(heads[i]);
+		if (!strncmp(opt, heads[i], k)) {
+			*name = opt + k;
+			size_t len = strcspn(*name, "=");
+			return len;
+		}
+	}
+	return 0;
+}
+
+int gs_complog_define_clash(const char *log, const char *const *opts, size_t nopts, char *why,
+			    size_t n)
+{
+	static const char header[] = "__nv_nvrtc_builtin_header.h(";
+	for (const char *p = log; p && *p;) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+		const char *next = p + len + (e != NULL);
+		/* "__nv_nvrtc_builtin_header.h(3379): error: expected an
+		 * identifier", then the header's line as NVRTC quotes it */
+		if (len > sizeof header - 1 && !memcmp(p, header, sizeof header - 1) &&
+		    has(p, len, ": error") && *next) {
+			const char *q = strchr(next, '\n');
+			size_t qlen = q ? (size_t)(q - next) : strlen(next);
+			for (size_t i = 0; i < nopts; i++) {
+				const char *name;
+				size_t k = define_name(opts[i], &name);
+				if (!k || !has_word(next, qlen, name, k))
+					continue;
+				while (qlen && (*next == ' ' || *next == '\t'))
+					next++, qlen--;
+				unsigned line = (unsigned)strtoul(p + sizeof header - 1, NULL, 10);
+				snprintf(why, n,
+					 "the define %.*s (%s) is a name NVRTC's built-in header uses "
+					 "(line %u: \"%.*s\"): the preprocessor replaces it there too, so "
+					 "no variant compiles; give the knob or its define another name",
+					 (int)k, name, opts[i], line, (int)(qlen < 80 ? qlen : 80), next);
+				return 1;
+			}
+		}
+		p = next;
+	}
+	return 0;
+}

@@ -133,5 +133,12 @@ int gs_complog_has_error(const char *log);
  * registers), with the resource and both figures in why ("51200 bytes of
  * static shared memory; sm_90 allows 49152 (...)"); 0 otherwise. */
 int gs_complog_limit(const char *log, const char *arch, char *why, size_t n);
+/* 1 when an error lies in NVRTC's built-in header on a line that holds,
+ * as a whole word, the name of one of the -D defines in opts[0..nopts):
+ * a knob named as an identifier the header uses (T), replaced there by the
+ * preprocessor, so that no variant compiles whatever its source.  why
+ * names the define and the header's line; 0 otherwise. */
+int gs_complog_define_clash(const char *log, const char *const *opts, size_t nopts, char *why,
+			    size_t n);
 
 #endif

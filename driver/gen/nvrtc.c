@@ -340,6 +340,17 @@ int gs_nvrtc_compile(struct gs_nvrtc *n, const struct gs_compile_in *in, struct 
 			gs_buf_printf(&log, "nvrtc: %s\n", n->nvrtcGetErrorString(r));
 		if (r == NVRTC_ERROR_COMPILATION && !gs_complog_has_error(gs_buf_str(&log)))
 			why_not_compiled(n, in, &log);
+		char why[512];
+		if (r == NVRTC_ERROR_COMPILATION &&
+		    gs_complog_define_clash(gs_buf_str(&log), in->opts, in->nopts, why, sizeof why)) {
+			/* the cause first: the header's errors that follow are many
+			 * and name neither the knob nor the space */
+			struct gs_buf b = GS_BUF_INIT;
+			gs_buf_printf(&b, "gsearch: %s\n", why);
+			gs_buf_put(&b, log.p ? log.p : "", log.len);
+			gs_buf_release(&log);
+			log = b;
+		}
 		goto done;
 	}
 	if (r != NVRTC_SUCCESS) {

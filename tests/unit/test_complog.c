@@ -57,4 +57,34 @@ START_TEST(test_limit_named)
 }
 END_TEST
 
-GS_TEST_MAIN(test_errors_first, test_has_error, test_limit_named)
+/* A knob named T: its -DT=1 replaces the T of the header's templates, and
+ * every error lies in NVRTC's built-in header (NVRTC 13.0's log) */
+START_TEST(test_define_clash)
+{
+	static const char log[] =
+		"__nv_nvrtc_builtin_header.h(3379): error: expected an identifier\n"
+		"    template<typename T>\n"
+		"                      ^\n"
+		"\n"
+		"__nv_nvrtc_builtin_header.h(3380): error: expected an identifier\n"
+		"    struct remove_ref { typedef T type; };\n";
+	const char *opts[] = { "-arch=sm_90", "-DTILE=16", "-DT=1" };
+	char why[512];
+	ck_assert_int_eq(gs_complog_define_clash(log, opts, 3, why, sizeof why), 1);
+	ck_assert_str_eq(why, "the define T (-DT=1) is a name NVRTC's built-in header uses (line 3379: "
+			      "\"template<typename T>\"): the preprocessor replaces it there too, so no "
+			      "variant compiles; give the knob or its define another name");
+	/* a define that is only part of a word there (TILE in "TILE_X", T in
+	 * "typename"), an error in the user's own source, or no define: none */
+	const char *other[] = { "-DTILE=16", "-Dtype" };
+	ck_assert_int_eq(gs_complog_define_clash(log, other, 1, why, sizeof why), 0);
+	ck_assert_int_eq(gs_complog_define_clash("k.cu(3): error: expected an identifier\n"
+						 "    int T = 3;\n", opts, 3, why, sizeof why), 0);
+	ck_assert_int_eq(gs_complog_define_clash(log, opts, 2, why, sizeof why), 0);
+	/* the long form names the same macro */
+	const char *longform[] = { "--define-macro=T" };
+	ck_assert_int_eq(gs_complog_define_clash(log, longform, 1, why, sizeof why), 1);
+}
+END_TEST
+
+GS_TEST_MAIN(test_errors_first, test_has_error, test_limit_named, test_define_clash)
