@@ -6,7 +6,7 @@
 #
 #   scripts/bench/emu-cpu.sh [GSEARCH [SPACE...]]
 #
-# Default spaces: spaces/*.space and the held-out suites' (scripts/bench/heldout*/).  Per
+# Default spaces: spaces/*.space and every held-out suite's (scripts/bench/heldout*/).  Per
 # space, into a fresh store: `run --compile-only` with an empty NVRTC cache
 # (CUDA_CACHE_PATH), then `run --device emu:sm_90` over the same store, whose
 # variants are all cached by then.  CPU time is user + system of the command
@@ -26,8 +26,7 @@ set -euo pipefail
 gsearch=${1:-build/gsearch}
 [ $# -gt 0 ] && shift
 if [ $# -eq 0 ]; then
-	set -- spaces/*.space scripts/bench/heldout/*.space scripts/bench/heldout2/*.space \
-		scripts/bench/heldout3/*.space scripts/bench/heldout4/*.space
+	set -- spaces/*.space scripts/bench/heldout*/*.space
 fi
 jobs=${JOBS:-2}
 tmp=$(mktemp -d)
