@@ -413,8 +413,9 @@ static double atom_cycles(const struct gs_emu_profile *p, const struct gs_emu_bl
  * results/ubench-localmem-h100.txt).  Each SM takes its share of the
  * grid's warp accesses at the measured time: the stores' only where the
  * frames fit the L2 (the loads are the L1 and L2 terms'), all of them
- * beyond.  In SM cycles; 0 without local accesses or the profile's
- * times. */
+ * beyond.  The times are a word a lane's; an access counts once whatever
+ * its width, so a vector one is undercharged.  In SM cycles; 0 without
+ * local accesses or the profile's times. */
 static double local_cycles(const struct gs_emu_profile *p, const struct gs_emu_occ *occ,
 			   const struct sums *s, double scale)
 {
