@@ -125,6 +125,9 @@ phase_exposed = 0.5          # [MEASURED] 0.46 to 0.50 of the shorter phase expo
 # H100 (results/ubench-strided-h100.txt): 2^22 threads storing 8 floats each, 4 bytes a store
 partial_write_ns = 0.01054   # [MEASURED] 88.1 SM cycles a warp store of 32 partial sectors, 132 SMs
                              # at 1980 MHz: 94.9 G a second (47 G where each sector is alone in its line)
+partial_line1 = 2.01         # [MEASURED] a partial sector alone in its line: lanes 128 bytes apart,
+                             # 176.7 SM cycles a warp store against 88.1 four a line (strided.cu S 32 R 8)
+partial_line2 = 1.19         # [MEASURED] two a line: lanes 64 bytes apart, 105.0 (S 16 R 8)
 # local memory (driver/dev/emu/model/interval.c): scripts/bench/ubench/localmem.cu on the H100
 # (results/ubench-localmem-h100.txt), 128-thread blocks each thread sweeping its own array
 local_st_ns = 4.04           # [MEASURED] 8.0 SM cycles at 1980 MHz a warp's local store (128 bytes): a

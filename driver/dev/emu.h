@@ -28,7 +28,7 @@
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h, loop sampling in
  * dev/emu/interp/exec_loops.c). */
-#define GS_EMU_MODEL_REV "interval-18"
+#define GS_EMU_MODEL_REV "interval-19"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -141,6 +141,9 @@ struct gs_emu_profile {
 	double partial_write_ns; /* the L2's time for a sector a warp's store writes only in
 				  * part, one after another GPU-wide (model/interval.c);
 				  * 0: no such term */
+	double partial_line1, partial_line2; /* a partial sector's cost where it is alone in
+				  * its line, or one of two, against four a line
+				  * (model/probe.c); 0: alike */
 	double local_st_ns;      /* an SM's time for a warp's store of local memory, which the
 				  * L1 writes through to the L2 (model/interval.c); 0: no
 				  * such term */

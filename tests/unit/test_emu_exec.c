@@ -1216,6 +1216,32 @@ START_TEST(test_probe_reuse)
 }
 END_TEST
 
+/* tests/emu/partial.cu: a warp store whose lanes each write 4 bytes of a
+ * sector of their own has 32 partial sectors, weighed by how many of them
+ * share a line (interval-19: 1, 1.19 and 2.01 sectors' cost for four, two
+ * and one a line, the profile's partial_line2 and partial_line1). */
+START_TEST(test_probe_partial_lines)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/partial.cu", NULL, NULL))
+		return;
+	enum { T = 128 };
+	uint64_t dout = kbuf(&k, (size_t)T * 32 * 4, NULL);
+	static const int strides[] = { 8, 16, 32 };
+	static const uint64_t weight[] = { 100, 119, 201 };
+	for (int i = 0; i < 3; i++) {
+		int s = strides[i];
+		void *args[] = { &dout, &s };
+		struct gs_emu_blockstat st;
+		sampled_block(&k, "spread", 1, T, args, 0, &st);
+		ck_assert_uint_eq(st.st_partial, T);
+		ck_assert_uint_eq(st.st_partial_w, T * weight[i]);
+		gs_emu_blockstat_release(&st);
+	}
+	kfree(&k);
+}
+END_TEST
+
 /* tests/emu/phases.cu: a block that loads its words through 32 L1
  * wavefronts each and then computes on them in a loop would, its warps in
  * step, take the two parts one after the other: the excess over the busier
@@ -1990,7 +2016,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -683,12 +683,13 @@ START_TEST(test_interval_measured_terms)
 	ps.c.warp_inst[GS_EMU_MEM] = 1000;
 	ps.c.gst_inst = 1000;
 	ps.st_sectors = ps.st_partial = 32000;
+	ps.st_partial_w = 32000 * 100; /* four a line, interval-19 */
 	double wps = 1000;
 	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &ps, &wps, 1, 0, &iv), 0);
 	ck_assert_str_eq(iv.bound, "partial stores");
 	ck_assert_double_eq_tol(iv.cycles, 32e6 * 0.01054e-9 * hz, 1e-6 * iv.cycles);
 	/* the same sectors written whole: DRAM's write-back bounds it */
-	ps.st_partial = 0;
+	ps.st_partial = ps.st_partial_w = 0;
 	ck_assert_int_eq(gs_emu_interval_model(p, grid, block, &occ, &ps, &wps, 1, 0, &iv), 0);
 	ck_assert_str_ne(iv.bound, "partial stores");
 	ck_assert(iv.cycles < 32e6 * 0.01054e-9 * hz);

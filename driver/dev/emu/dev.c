@@ -581,7 +581,8 @@ static int same_blocks(const struct gs_emu_blockstat *a, const struct gs_emu_blo
 	    a->c.atom_inst != b->c.atom_inst || a->l1_hit != b->l1_hit ||
 	    a->l1_miss != b->l1_miss || a->l1_waves != b->l1_waves ||
 	    a->st_sectors != b->st_sectors ||
-	    a->st_partial != b->st_partial || a->nsectors != b->nsectors || wa != wb ||
+	    a->st_partial != b->st_partial || a->st_partial_w != b->st_partial_w ||
+	    a->nsectors != b->nsectors || wa != wb ||
 	    a->loop_ins != b->loop_ins || a->win_loads != b->win_loads ||
 	    (!a->sectors) != (!b->sectors))
 		return 0;

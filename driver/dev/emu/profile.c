@@ -143,6 +143,8 @@ static const struct field {
 	{ "atom_sector_ns", F_DBL, OFF(atom_sector_ns), 0, FACT, 0, 1e6 },
 	{ "phase_exposed", F_DBL, OFF(phase_exposed), 0, FACT, 0, 1 },
 	{ "partial_write_ns", F_DBL, OFF(partial_write_ns), 0, FACT, 0, 1e3 },
+	{ "partial_line1", F_DBL, OFF(partial_line1), 0, FACT, 0, 100 },
+	{ "partial_line2", F_DBL, OFF(partial_line2), 0, FACT, 0, 100 },
 	{ "local_st_ns", F_DBL, OFF(local_st_ns), 0, FACT, 0, 1e3 },
 	{ "local_far_ns", F_DBL, OFF(local_far_ns), 0, FACT, 0, 1e3 },
 };

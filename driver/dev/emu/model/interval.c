@@ -166,7 +166,7 @@ struct sums {
 	double distinct_r, distinct_w, loop_ins, loop_share, code_bytes, phase, win_sum, win_loads;
 	double chain, misses;           /* the longest block's */
 	double chain_sum, misses_sum;   /* weighted, for the mean block's */
-	double atom, mem, partial, refetch;
+	double atom, mem, partial, partial_w, refetch;
 	double lld, lst, frame;         /* local loads and stores; the largest frame */
 };
 
@@ -192,6 +192,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->mem += w * (double)(b->c.gld_inst + b->c.gst_inst + b->c.sld_inst + b->c.sst_inst +
 				       b->c.lld_inst + b->c.lst_inst + b->c.atom_inst);
 		s->partial += w * (double)b->st_partial;
+		s->partial_w += w * (double)b->st_partial_w / 100;
 		s->lld += w * (double)b->c.lld_inst;
 		s->lst += w * (double)b->c.lst_inst;
 		if ((double)b->local_frame > s->frame)
@@ -490,7 +491,7 @@ int gs_emu_interval_model(const struct gs_emu_profile *p, const unsigned grid[3]
 	 * 95 G a second storing 8 floats a thread, 4 bytes a store, 4 sectors
 	 * of a line a store; 47 G with one sector of a line, 68 to 101 G over
 	 * the other patterns and widths seen). */
-	double t_part = s.partial * scale * p->partial_write_ns * 1e-9 * hz;
+	double t_part = s.partial_w * scale * p->partial_write_ns * 1e-9 * hz;
 	double t_local = local_cycles(p, occ, &s, scale);
 	double t_l2x = t_l2;
 	const char *l2_bound = "l2";

@@ -77,6 +77,7 @@ struct gs_emu_blockstat {
 				  * lost meanwhile, the GPU's warps loading in step (reuse.c) */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */
 	uint64_t st_partial;     /* of those, sectors a warp's store wrote only in part */
+	uint64_t st_partial_w;   /* their cost in hundredths of a sector four a line (probe.c) */
 	uint64_t local_frame;    /* bytes of local memory a thread (the PTX's frame) */
 	uint64_t *sectors;       /* distinct sectors touched, sorted; a written
 				  * one is listed apart, with GS_EMU_SECTOR_WRITTEN:

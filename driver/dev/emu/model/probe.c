@@ -79,6 +79,7 @@ struct gs_xprobe {
 	uint64_t tick;
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
+	uint64_t st_partial_w; /* the partial sectors weighed by their lines, in hundredths */
 	struct gs_reuse *reuse; /* a warp's loads again of its sectors (reuse.c) */
 	uint64_t refetch;    /* sectors read again from DRAM (reuse.c) */
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
@@ -361,7 +362,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->seed = x->block;
 	p->ndraw = 0;
 	p->mw_sum = p->mw_exp = 0;
-	p->l1_hit = p->l1_miss = p->st = p->st_partial = 0;
+	p->l1_hit = p->l1_miss = p->st = p->st_partial = p->st_partial_w = 0;
 	p->refetch = 0;
 	p->l1_waves = 0;
 	p->sect = NULL;
@@ -694,10 +695,33 @@ static double miss_weight(struct gs_xprobe *p, const uint64_t *sec, unsigned n)
 	return w;
 }
 
+/* What a partial sector costs the L2, in hundredths of one that shares its
+ * 128-byte line with three others partial in the same warp store
+ * (partial_write_ns's pattern), by how many of the line's sectors the
+ * store writes in part: scripts/bench/ubench/strided.cu on the H100
+ * (results/ubench-strided-h100.txt), 8 floats a thread 4 bytes a store,
+ * lanes 32 bytes apart (four a line) 88.1 SM cycles a warp store, 64 bytes
+ * (two) 105.0, 128 (one) 176.7: the profile's partial_line2 and
+ * partial_line1 (1.19, 2.01).  Three a line, not measured, lies between two
+ * and four.  A profile without them weighs every sector alike. */
+static unsigned partial_weight(const struct gs_emu_profile *pf, unsigned k)
+{
+	double w = 1;
+	if (k == 1 && pf->partial_line1 > 0)
+		w = pf->partial_line1;
+	else if (k == 2 && pf->partial_line2 > 0)
+		w = pf->partial_line2;
+	else if (k == 3 && pf->partial_line2 > 0)
+		w = (pf->partial_line2 + 1) / 2;
+	return (unsigned)(w * 100 + 0.5);
+}
+
 /* Of a warp store's distinct sorted sectors sec[0..u), those its lanes
- * (mask m, `size` bytes at addr[]) write only in part. */
-static unsigned partial_sectors(const uint64_t *sec, unsigned u, const uint64_t *addr,
-				uint32_t m, unsigned size)
+ * (mask m, `size` bytes at addr[]) write only in part; *weighed: their
+ * cost, each by how many of its line's sectors are partial
+ * (partial_weight). */
+static unsigned partial_sectors(const struct gs_emu_profile *pf, const uint64_t *sec, unsigned u,
+				const uint64_t *addr, uint32_t m, unsigned size, uint64_t *weighed)
 {
 	unsigned cov[2 * GS_WARP] = { 0 };
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
@@ -721,6 +745,14 @@ static unsigned partial_sectors(const uint64_t *sec, unsigned u, const uint64_t 
 	unsigned n = 0;
 	for (unsigned i = 0; i < u; i++)
 		n += cov[i] < 32; /* lanes writing one byte twice count it twice */
+	/* the sorted sectors of a line are neighbours */
+	for (unsigned i = 0, j; i < u; i = j) {
+		unsigned k = 0;
+		for (j = i; j < u && sec[j] >> 2 == sec[i] >> 2; j++)
+			k += cov[j] < 32;
+		if (k)
+			*weighed += (uint64_t)k * partial_weight(pf, k);
+	}
 	return n;
 }
 
@@ -932,7 +964,7 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		p->l1_miss += miss + lost;
 	}
 	if (store && space == 1)
-		p->st_partial += partial_sectors(sec, u, addr, m, size);
+		p->st_partial += partial_sectors(pf, sec, u, addr, m, size, &p->st_partial_w);
 	if (space == 1) {
 		/* a written sector costs DRAM a write-back besides any read */
 		if (store)
@@ -1053,6 +1085,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->l1_waves = p->l1_waves;
 	out->st_sectors = p->st;
 	out->st_partial = p->st_partial;
+	out->st_partial_w = p->st_partial_w;
 	uint64_t all = 0, loop = 0;
 	size_t lo = SIZE_MAX, hi = 0;
 	for (size_t i = 0; i < p->ncode; i++) {
@@ -1123,7 +1156,7 @@ struct snap {
 	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start;
 	double mw_sum, mw_exp;
 	double xinst[GS_EMU_NCLASS], iv_inst[GS_EMU_NCLASS];
-	uint64_t l1_hit, l1_miss, st, st_partial, l1_waves, win_loads, cuni, shfl, refetch;
+	uint64_t l1_hit, l1_miss, st, st_partial, st_partial_w, l1_waves, win_loads, cuni, shfl, refetch;
 	uint64_t ns, merges, nas;
 	unsigned lcount;
 	uint32_t issues[];
@@ -1150,6 +1183,7 @@ void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi,
 	memcpy(s->iv_inst, p->iv_inst, sizeof s->iv_inst);
 	s->l1_hit = p->l1_hit, s->l1_miss = p->l1_miss, s->st = p->st;
 	s->st_partial = p->st_partial, s->l1_waves = p->l1_waves, s->win_loads = p->win_loads;
+	s->st_partial_w = p->st_partial_w;
 	s->cuni = p->cuni, s->shfl = p->shfl, s->refetch = p->refetch;
 	s->ns = p->ns, s->merges = p->merges, s->nas = p->nas;
 	s->lcount = p->lcount ? p->lcount[wi] : 0;
@@ -1208,7 +1242,7 @@ int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s
 	if (footprint_extend(p, c, a, b, units) < 0)
 		return -1;
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * skip / span)
-	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(l1_waves);
+	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(st_partial_w), GROW(l1_waves);
 	GROW(win_loads), GROW(cuni), GROW(shfl), GROW(refetch);
 #undef GROW
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * f)
