@@ -29,6 +29,38 @@ __global__ void rowwalk(const float *__restrict__ a, float *out, int rows, long 
 	out[t] = s;
 }
 
+// The same walk with the loop over arrays unrolled (N a template
+// argument): a row's N loads always go out together.
+template <int N>
+__global__ void rowwalk_n(const float *__restrict__ a, float *out, int rows, long long stride, long long arr,
+			  int mask)
+{
+	long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+	float s = 0;
+	int off = 0;
+	for (int r = 0; r < rows; r++) {
+		long long i = (long long)(r + off) * stride + t;
+		float v = 0;
+#pragma unroll
+		for (int k = 0; k < N; k++)
+			v += a[k * arr + i];
+		s = s * 0.5f + v;
+		off = __float_as_int(s) & mask;
+	}
+	out[t] = s;
+}
+
+template <int N> static void rown(const float *a, float *out, int b)
+{
+	const int threads = 64, rows = 64;
+	int blocks = g_sms * b;
+	long long T = (long long)blocks * threads, arr = T * rows;
+	float ms = time_ms([&] { rowwalk_n<N><<<blocks, threads>>>(a, out, rows, T, arr, 0); }, 7);
+	double bytes = (double)T * rows * N * 4;
+	printf("ROWWALK_N warps_per_sm=%d narr=%d lines_per_sm=%d cycles_per_row=%.0f gbs=%.0f\n", b * 2, N,
+	       b * 2 * N, ms * 1e-3 * g_clock_ghz * 1e9 / rows, bytes / ms / 1e6);
+}
+
 static void row(const float *a, float *out, int b, long long stride_mult, int narr, int rows,
 		size_t words)
 {
@@ -66,5 +98,12 @@ int main()
 	for (int b : { 1, 2, 6, 16 })
 		for (int narr : { 1, 2, 3, 4, 6, 8 })
 			row(a, out, b, 1, narr, 64, words);
+	// unrolled: lines a warp in flight against warps an SM
+	for (int b : { 1, 2, 4, 6, 8, 12, 16, 24, 32 }) {
+		rown<1>(a, out, b);
+		rown<2>(a, out, b);
+		rown<4>(a, out, b);
+		rown<8>(a, out, b);
+	}
 	return 0;
 }
