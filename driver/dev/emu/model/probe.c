@@ -80,6 +80,7 @@ struct gs_xprobe {
 	unsigned sets, assoc;
 	uint64_t l1_hit, l1_miss, st, st_partial;
 	uint64_t st_partial_w; /* the partial sectors weighed by their lines, in hundredths */
+	unsigned line_w[5];    /* a partial sector's weight by the partial sectors of its line */
 	struct gs_reuse *reuse; /* a warp's loads again of its sectors (reuse.c) */
 	uint64_t refetch;    /* sectors read again from DRAM (reuse.c) */
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
@@ -276,12 +277,35 @@ static struct gs_reuse *new_reuse(const struct gs_xprobe *p, const struct gs_xct
 	return gs_reuse_new(p->nwarps, gap_l1, gap_l2);
 }
 
+/* What a partial sector costs the L2, in hundredths of one that shares its
+ * 128-byte line with three others partial in the same warp store
+ * (partial_write_ns's pattern), by how many of the line's sectors the
+ * store writes in part: scripts/bench/ubench/strided.cu on the H100
+ * (results/ubench-strided-h100.txt), 8 floats a thread 4 bytes a store,
+ * lanes 32 bytes apart (four a line) 88.1 SM cycles a warp store, 64 bytes
+ * (two) 105.0, 128 (one) 176.7: the profile's partial_line2 and
+ * partial_line1 (1.19, 2.01).  Three a line, not measured, lies between two
+ * and four.  A profile without them weighs every sector alike. */
+static unsigned partial_weight(const struct gs_emu_profile *pf, unsigned k)
+{
+	double w = 1;
+	if (pf && k == 1 && pf->partial_line1 > 0)
+		w = pf->partial_line1;
+	else if (pf && k == 2 && pf->partial_line2 > 0)
+		w = pf->partial_line2;
+	else if (pf && k == 3 && pf->partial_line2 > 0)
+		w = (pf->partial_line2 + 1) / 2;
+	return (unsigned)(w * 100 + 0.5);
+}
+
 struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 {
 	struct gs_xprobe *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->p = x->l->prof;
+	for (unsigned k = 1; k <= 4; k++)
+		p->line_w[k] = partial_weight(p->p, k);
 	p->nwarps = x->nwarps;
 	p->nreg = x->m->rf_bytes / 128 + 1;
 	if (p->p)
@@ -695,32 +719,11 @@ static double miss_weight(struct gs_xprobe *p, const uint64_t *sec, unsigned n)
 	return w;
 }
 
-/* What a partial sector costs the L2, in hundredths of one that shares its
- * 128-byte line with three others partial in the same warp store
- * (partial_write_ns's pattern), by how many of the line's sectors the
- * store writes in part: scripts/bench/ubench/strided.cu on the H100
- * (results/ubench-strided-h100.txt), 8 floats a thread 4 bytes a store,
- * lanes 32 bytes apart (four a line) 88.1 SM cycles a warp store, 64 bytes
- * (two) 105.0, 128 (one) 176.7: the profile's partial_line2 and
- * partial_line1 (1.19, 2.01).  Three a line, not measured, lies between two
- * and four.  A profile without them weighs every sector alike. */
-static unsigned partial_weight(const struct gs_emu_profile *pf, unsigned k)
-{
-	double w = 1;
-	if (k == 1 && pf->partial_line1 > 0)
-		w = pf->partial_line1;
-	else if (k == 2 && pf->partial_line2 > 0)
-		w = pf->partial_line2;
-	else if (k == 3 && pf->partial_line2 > 0)
-		w = (pf->partial_line2 + 1) / 2;
-	return (unsigned)(w * 100 + 0.5);
-}
-
 /* Of a warp store's distinct sorted sectors sec[0..u), those its lanes
  * (mask m, `size` bytes at addr[]) write only in part; *weighed: their
- * cost, each by how many of its line's sectors are partial
- * (partial_weight). */
-static unsigned partial_sectors(const struct gs_emu_profile *pf, const uint64_t *sec, unsigned u,
+ * cost, each by how many of its line's sectors are partial (line_w[],
+ * partial_weight). */
+static unsigned partial_sectors(const unsigned line_w[5], const uint64_t *sec, unsigned u,
 				const uint64_t *addr, uint32_t m, unsigned size, uint64_t *weighed)
 {
 	unsigned cov[2 * GS_WARP] = { 0 };
@@ -742,16 +745,15 @@ static unsigned partial_sectors(const struct gs_emu_profile *pf, const uint64_t 
 			cov[lo] += (unsigned)(b1 - b0);
 		}
 	}
+	/* the sorted sectors of a line are neighbours; lanes writing one
+	 * byte twice count it twice */
 	unsigned n = 0;
-	for (unsigned i = 0; i < u; i++)
-		n += cov[i] < 32; /* lanes writing one byte twice count it twice */
-	/* the sorted sectors of a line are neighbours */
 	for (unsigned i = 0, j; i < u; i = j) {
 		unsigned k = 0;
 		for (j = i; j < u && sec[j] >> 2 == sec[i] >> 2; j++)
 			k += cov[j] < 32;
-		if (k)
-			*weighed += (uint64_t)k * partial_weight(pf, k);
+		n += k;
+		*weighed += (uint64_t)k * line_w[k];
 	}
 	return n;
 }
@@ -964,7 +966,7 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		p->l1_miss += miss + lost;
 	}
 	if (store && space == 1)
-		p->st_partial += partial_sectors(pf, sec, u, addr, m, size, &p->st_partial_w);
+		p->st_partial += partial_sectors(p->line_w, sec, u, addr, m, size, &p->st_partial_w);
 	if (space == 1) {
 		/* a written sector costs DRAM a write-back besides any read */
 		if (store)
