@@ -245,8 +245,8 @@ int gs_check_arguments(const struct gs_space *sp, int64_t base_index, struct gs_
 				    (const char *const *)v.names, v.nnames, 1, 0 };
 	if (gs_nvrtc_compile(nvrtc, &in, &out) < 0 || !out.ok) {
 		/* a cause gsearch found says more than the pointer to the log */
-		const char *own = out.log && !strncmp(out.log, "gsearch: ", 9) ? out.log + 9 : NULL;
-		int ownlen = own ? (int)strcspn(own, "\n") : 0;
+		int ownlen;
+		const char *own = gs_complog_own(out.log, &ownlen);
 		snprintf(err, sizeof err, "index %lld does not compile%s%.*s (`gsearch compile --index %lld "
 			 "--log` shows why)", (long long)index, own ? ": " : "", ownlen, own ? own : "",
 			 (long long)index);

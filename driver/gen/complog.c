@@ -190,3 +190,13 @@ int gs_complog_define_clash(const char *log, const char *const *opts, size_t nop
 	}
 	return 0;
 }
+
+const char *gs_complog_own(const char *log, int *len)
+{
+	size_t k = sizeof GS_COMPLOG_OWN - 1;
+	*len = 0;
+	if (!log || strncmp(log, GS_COMPLOG_OWN, k))
+		return NULL;
+	*len = (int)strcspn(log + k, "\n");
+	return log + k;
+}

@@ -140,5 +140,10 @@ int gs_complog_limit(const char *log, const char *arch, char *why, size_t n);
  * names the define and the header's line; 0 otherwise. */
 int gs_complog_define_clash(const char *log, const char *const *opts, size_t nopts, char *why,
 			    size_t n);
+/* A cause gsearch found puts a line of its own first in the log, after
+ * this prefix; gs_complog_own returns that line (*len bytes, no newline),
+ * or NULL. */
+#define GS_COMPLOG_OWN "gsearch: "
+const char *gs_complog_own(const char *log, int *len);
 
 #endif

@@ -258,6 +258,18 @@ static int get_output(struct gs_nvrtc *n, nvrtcProgram prog, struct gs_buf *log,
 	return 0;
 }
 
+/* Puts text[0..n) before the log. */
+static void log_prepend(struct gs_buf *log, const char *text, size_t n)
+{
+	struct gs_buf b = GS_BUF_INIT;
+	gs_buf_put(&b, text, n);
+	if (b.len && b.p[b.len - 1] != '\n')
+		gs_buf_putc(&b, '\n');
+	gs_buf_put(&b, log->p ? log->p : "", log->len);
+	gs_buf_release(log);
+	*log = b;
+}
+
 /* With ptxas' -v report asked for, NVRTC's log of a kernel that ptxas
  * refuses holds the report and not the error that says why (CUDA 12 and
  * 13: "uses too much shared data" is lost).  Compile again without the
@@ -279,15 +291,8 @@ static void why_not_compiled(struct gs_nvrtc *n, const struct gs_compile_in *in,
 		    n->nvrtcGetProgramLogSize(prog, &size) == NVRTC_SUCCESS && size > 1) {
 			char *text = gs_xmalloc(size);
 			if (n->nvrtcGetProgramLog(prog, text) == NVRTC_SUCCESS &&
-			    gs_complog_has_error(text)) {
-				struct gs_buf b = GS_BUF_INIT;
-				gs_buf_put(&b, text, strnlen(text, size));
-				if (b.len && b.p[b.len - 1] != '\n')
-					gs_buf_putc(&b, '\n');
-				gs_buf_put(&b, log->p ? log->p : "", log->len);
-				gs_buf_release(log);
-				*log = b;
-			}
+			    gs_complog_has_error(text))
+				log_prepend(log, text, strnlen(text, size));
 			free(text);
 		}
 		n->nvrtcDestroyProgram(&prog);
@@ -345,11 +350,9 @@ int gs_nvrtc_compile(struct gs_nvrtc *n, const struct gs_compile_in *in, struct 
 		    gs_complog_define_clash(gs_buf_str(&log), in->opts, in->nopts, why, sizeof why)) {
 			/* the cause first: the header's errors that follow are many
 			 * and name neither the knob nor the space */
-			struct gs_buf b = GS_BUF_INIT;
-			gs_buf_printf(&b, "gsearch: %s\n", why);
-			gs_buf_put(&b, log.p ? log.p : "", log.len);
-			gs_buf_release(&log);
-			log = b;
+			char own[sizeof why + 16];
+			int k = snprintf(own, sizeof own, GS_COMPLOG_OWN "%s", why);
+			log_prepend(&log, own, k < (int)sizeof own ? (size_t)k : sizeof own - 1);
 		}
 		goto done;
 	}
