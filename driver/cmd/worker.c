@@ -327,6 +327,9 @@ int gs_cmd_worker(int argc, char **argv)
 	if (mo.sample > 0 && real_sp && ops == &gs_dev_emu) {
 		real = real_sp;
 		mo.real = real;
+		mo.real_only = 1;
+		for (size_t i = 0; i < sp->nproblems; i++)
+			mo.real_only &= sp->problems[i].emu_expr == NULL;
 	}
 	struct gs_prefill pf = { NULL, 0 };
 	if (pw.running && ops == &gs_dev_cuda) {

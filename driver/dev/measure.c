@@ -54,8 +54,9 @@ struct gs_measure {
 	uint64_t flush[2];
 	size_t flush_bytes;
 	/* the real size's buffers (o.real): allocated and filled once
-	 * (fill_real) */
+	 * (fill_real), or the space's own (real_only) */
 	uint64_t *real_ptr;
+	int real_only;
 	/* GSEARCH_PROFILE: where a worker's time goes, printed when it ends */
 	int profile;
 	int no_gate;
@@ -653,6 +654,17 @@ static int upload_buffers(struct gs_measure *m, char *err, size_t errlen)
 	return rc;
 }
 
+/* 1 when the two spaces' buffers have the same types and sizes. */
+static int same_buffers(const struct gs_space *a, const struct gs_space *b)
+{
+	if (a->nbuffers != b->nbuffers)
+		return 0;
+	for (size_t i = 0; i < a->nbuffers; i++)
+		if (a->buffers[i].n != b->buffers[i].n || a->buffers[i].type != b->buffers[i].type)
+			return 0;
+	return 1;
+}
+
 /* The real problem's buffers, where the device times at the real size, and
  * the two that flush L2 between runs. */
 static int alloc_extra(struct gs_measure *m, char *err, size_t errlen)
@@ -662,7 +674,10 @@ static int alloc_extra(struct gs_measure *m, char *err, size_t errlen)
 	int rc = 0;
 	if (o->real && ops->sample) {
 		m->real_ptr = gs_xcalloc(o->real->nbuffers + 1, sizeof(*m->real_ptr));
-		for (size_t i = 0; rc == 0 && i < o->real->nbuffers; i++) {
+		m->real_only = o->real_only && !m->sp->nrefs && same_buffers(m->sp, o->real);
+		for (size_t i = 0; m->real_only && i < o->real->nbuffers; i++)
+			m->real_ptr[i] = m->bufs[i].ptr;
+		for (size_t i = 0; rc == 0 && !m->real_only && i < o->real->nbuffers; i++) {
 			const struct gs_buffer *b = &o->real->buffers[i];
 			size_t bytes = (size_t)b->n * gs_btype_size(b->type);
 			if (ops->alloc(m->dev, bytes ? bytes : 1, &m->real_ptr[i]) < 0)
@@ -1124,7 +1139,7 @@ static int real_defines_differ(const struct gs_measure *m, const struct gs_value
 static int real_time(struct gs_measure *m, struct gs_module *mod, const struct gs_value *env,
 		     struct gs_func **funcs,
 		     const char *const *kernels, size_t nk, double *ms, char **metrics,
-		     struct gs_value **renv_out, char *err, size_t errlen)
+		     char **counters_out, struct gs_value **renv_out, char *err, size_t errlen)
 {
 	const struct gs_space *rs = m->o.real;
 	struct gs_value *renv = gs_xmalloc(rs->nslots * sizeof(*renv));
@@ -1155,6 +1170,10 @@ static int real_time(struct gs_measure *m, struct gs_module *mod, const struct g
 		goto out;
 	if (m->ops->report && m->ops->report(m->dev, &counters, metrics) < 0)
 		*metrics = NULL;
+	if (counters_out) {
+		*counters_out = counters;
+		counters = NULL;
+	}
 out:
 	m->ops->sample(m->dev, 0);
 	free(counters);
@@ -1333,6 +1352,27 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	int marks = m->ops->mark && m->ops->marks_read && !m->ops->modeled;
 	if ((rc = reset_buffers(m)) < 0)
 		goto launch_fail;
+	if (m->ops->modeled && m->real_only) {
+		/* the sampled launch is the run: its blocks' faults are the
+		 * configuration's, and the inputs are checked after it */
+		char *real_metrics = NULL;
+		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics,
+				    &r->counters_json, &renv, err, sizeof err)) != 0) {
+			if (rc > 0)
+				outcome(r, "launch_error", 0, "%s", err);
+			else
+				goto launch_fail;
+			goto out;
+		}
+		if (real_metrics)
+			add_model(r, real_metrics);
+		if (m->check_inputs && (rc = validate(m, r)) != 0) {
+			if (rc < 0)
+				goto launch_fail;
+			goto out;
+		}
+		goto modeled;
+	}
 	if (marks) {
 		if ((rc = sample_round(m, mod, &p, 1, 1, 0, &first_ms)) < 0)
 			goto launch_fail;
@@ -1351,8 +1391,8 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	if (m->ops->modeled && m->real_ptr) {
 		/* validated at the emulator size; timed at the real one */
 		char *real_metrics = NULL;
-		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics, &renv,
-				    err, sizeof err)) != 0) {
+		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics, NULL,
+				    &renv, err, sizeof err)) != 0) {
 			if (rc > 0)
 				outcome(r, "launch_error", 0, "%s", err);
 			else
@@ -1364,6 +1404,7 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 			add_model(r, real_metrics);
 	}
 	if (m->ops->modeled) {
+	modeled:
 		/* deterministic: the one run is the time */
 		r->time_ms = r->min_ms = first_ms;
 		r->iqr_ms = 0;

@@ -26,6 +26,11 @@ struct gs_measure_opts {
 	 * executes (NULL, 0: time at the validation size) */
 	const struct gs_space *real;
 	int sample;
+	/* the space has no emulator sizes (a T1 file): its validation size is
+	 * the real one.  Without a reference the sampled real-size launch is
+	 * then the only run, on the space's own buffers -- a full run would
+	 * execute the whole real problem on the host for nothing to compare */
+	int real_only;
 	/* a modeled device's host time per configuration (s), past which it
 	 * stops with outcome emu_limit (the sweep's timeout and twice its
 	 * max_time); <= 0: none */
