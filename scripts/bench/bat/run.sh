@@ -7,6 +7,7 @@
 #   scripts/bench/bat/run.sh fetch DIR        # BAT's benchmarks into DIR
 #   scripts/bench/bat/run.sh emu DIR OUT      # the model's predictions
 #   scripts/bench/bat/run.sh gpu DIR OUT      # the same configurations measured
+#   scripts/bench/bat/run.sh trim OUT         # stores small enough to commit
 #   scripts/bench/bat/run.sh report OUT       # Spearman and top-5 regret
 #
 # fetch: a clone of https://github.com/NTNU-HPC-Lab/BAT at commit $BAT_COMMIT,
@@ -20,6 +21,10 @@
 # OUT/NAME-h100.db, with the run's output beside it (-run.txt).  The
 # predictions are committed before the GPU measures.  GSEARCH: the binary
 # (default build/gsearch); KERNELS: a subset of "GEMM MD5Hash hotspot".
+# trim: the stores keep only the measured configurations' rows (hotspot's
+# space has 349,853, 106 MB of store) and no PTX or cubins; `query` reads
+# them as before, but says a baseline outside the 150 is rejected by a
+# constraint: it is only not in the store.
 set -uo pipefail
 mode=${1:-}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -27,7 +32,7 @@ g=${GSEARCH:-$root/build/gsearch}
 n=${N:-150}
 kernels=${KERNELS:-GEMM MD5Hash hotspot}
 BAT_COMMIT=${BAT_COMMIT:-06e0be2}
-usage() { sed -n 7,10p "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n 7,11p "$0" | sed 's/^# *//' >&2; exit 2; }
 
 t1() { # the T1 file of kernel $1 under benchmarks dir $2
 	echo "$2/batbench/benchmarks/$1/$1-CAFF.json"
@@ -77,6 +82,21 @@ emu|gpu)
 		tail -n 3 "$log"
 	done
 	exit $rc
+	;;
+trim)
+	[ $# -eq 2 ] || usage
+	for db in "$2"/*.db; do
+		python3 - "$db" <<'PY' || exit 1
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("DELETE FROM config WHERE NOT EXISTS (SELECT 1 FROM result r "
+           "WHERE r.sweep_id = config.sweep_id AND r.idx = config.idx)")
+db.execute("UPDATE variant SET cubin = NULL, ptx = NULL")
+db.commit()
+db.execute("VACUUM")
+db.close()
+PY
+	done
 	;;
 report)
 	[ $# -eq 2 ] || usage
