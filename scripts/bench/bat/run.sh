@@ -18,7 +18,8 @@
 # emu, gpu: per kernel, N (default 150) configurations drawn uniformly from
 # the T1 file's space (`--strategy random --seed 1`: the same draw on both
 # devices, whatever the results), into OUT/NAME-emu-sm_90-real.db or
-# OUT/NAME-h100.db, with the run's output beside it (-run.txt).  The
+# OUT/NAME-$GPU.db (GPU: default h100), with the run's output beside it
+# (-run.txt).  The
 # predictions are committed before the GPU measures.  GSEARCH: the binary
 # (default build/gsearch); KERNELS: a subset of "GEMM MD5Hash hotspot".
 # trim: the stores keep only the measured configurations' rows (hotspot's
@@ -30,6 +31,7 @@ mode=${1:-}
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 g=${GSEARCH:-$root/build/gsearch}
 n=${N:-150}
+gpu=${GPU:-h100}
 kernels=${KERNELS:-GEMM MD5Hash hotspot}
 BAT_COMMIT=${BAT_COMMIT:-06e0be2}
 usage() { sed -n 7,11p "$0" | sed 's/^# *//' >&2; exit 2; }
@@ -73,7 +75,7 @@ emu|gpu)
 		if [ "$mode" = emu ]; then
 			db=$out/$k-emu-sm_90-real.db dev=emu:sm_90
 		else
-			db=$out/$k-h100.db dev=cuda
+			db=$out/$k-$gpu.db dev=cuda
 		fi
 		log=${db%.db}-run.txt
 		"$g" version >"$log" 2>&1
@@ -85,7 +87,9 @@ emu|gpu)
 	;;
 trim)
 	[ $# -eq 2 ] || usage
+	# only the GPU's stores: the predictions stay as they were committed
 	for db in "$2"/*.db; do
+		case $db in *-emu-*) continue ;; esac
 		python3 - "$db" <<'PY' || exit 1
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -103,7 +107,7 @@ report)
 	out=$2
 	for k in $kernels; do
 		echo "== $k"
-		python3 "$root/scripts/report/model-vs-measured.py" "$out/$k-emu-sm_90-real.db" "$out/$k-h100.db"
+		python3 "$root/scripts/report/model-vs-measured.py" "$out/$k-emu-sm_90-real.db" "$out/$k-$gpu.db"
 	done
 	;;
 *)
