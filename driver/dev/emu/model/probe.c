@@ -128,10 +128,12 @@ struct rdy {
 	double t, nm, l;
 };
 
-/* A way of the L1: the sector it holds (UINT64_MAX: none) and when it
- * was last used. */
+/* A way of the L1: the sector it holds (UINT64_MAX: none), when it was
+ * last used, and the fill that brought it: when its data arrives (fill_t,
+ * on the path of fill_nm misses, fill_w of them its own). */
 struct l1way {
 	uint64_t tag, age;
+	double fill_t, fill_nm, fill_w;
 };
 
 /* A warp's chain, read and written together at each of its issues. */
@@ -380,7 +382,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	memset(p->ready, 0, (size_t)p->nwarps * p->nreg * sizeof(*p->ready));
 	memset(p->pw, 0, p->nwarps * sizeof(*p->pw));
 	for (size_t i = 0; i < (size_t)p->sets * p->assoc; i++)
-		p->way[i] = (struct l1way){ UINT64_MAX, 0 };
+		p->way[i] = (struct l1way){ UINT64_MAX, 0, 0, 0, 0 };
 	p->tick = 0;
 	gs_reuse_begin(p->reuse);
 	p->seed = x->block;
@@ -633,15 +635,17 @@ static void sort_u64(uint64_t *v, size_t n)
 
 /* 1 when the sector is in the L1 (and now most recently used), else 0
  * after allocating it there. */
-static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate)
+static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate, struct l1way **at)
 {
 	unsigned set = (unsigned)((sector ^ (sector >> 11)) % p->sets);
 	struct l1way *way = p->way + (size_t)set * p->assoc;
 	unsigned lru = 0;
 	p->tick++;
+	*at = NULL;
 	for (unsigned i = 0; i < p->assoc; i++) {
 		if (way[i].tag == sector) {
 			way[i].age = p->tick;
+			*at = &way[i];
 			return 1;
 		}
 		if (way[i].age < way[lru].age)
@@ -650,6 +654,7 @@ static int l1_access(struct gs_xprobe *p, uint64_t sector, int allocate)
 	if (allocate) {
 		way[lru].tag = sector;
 		way[lru].age = p->tick;
+		*at = &way[lru];
 	}
 	return 0;
 }
@@ -915,6 +920,11 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 	unsigned miss = 0;
 	uint64_t *fresh = sec;
 	unsigned nf = u;
+	/* the latest of the hits on sectors still being filled, and the ways
+	 * this load's misses fill */
+	double wait_t = 0, wait_nm = 0;
+	struct l1way *fill[2 * GS_WARP];
+	unsigned nfill = 0;
 	if (!store) {
 		/* The L1's data banks serve a warp load as shared memory's serve
 		 * an access: a wavefront per group of lanes that fills 128 bytes,
@@ -950,7 +960,21 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		unsigned lost = 0; /* hits the warps' in-step order would have missed */
 		for (unsigned i = 0; i < u; i++) {
 			uint64_t sc = sec[i];
-			int hit = l1_access(p, sc, 1);
+			struct l1way *w;
+			int hit = l1_access(p, sc, 1, &w);
+			if (hit && w->fill_t > p->pt + pf->lat_l1) {
+				/* a hit on a sector still on its way waits for its
+				 * fill, unless its own miss would have come sooner
+				 * (the fill was asked for later on the block's clock) */
+				double ta = w->fill_t, na = w->fill_nm;
+				double tb = p->pt + pf->lat_l2, nb = p->pnm + w->fill_w;
+				if (len(p, tb, nb) < len(p, ta, na))
+					ta = tb, na = nb;
+				if (len(p, ta, na) > len(p, wait_t, wait_nm))
+					wait_t = ta, wait_nm = na;
+			}
+			if (!hit && w && nfill < 2 * GS_WARP)
+				fill[nfill++] = w;
 			int r = gs_reuse_touch(p->reuse, p->cw, sc, i, u, hit, p->pt,
 					       p->pt + (hit ? pf->lat_l1 : pf->lat_l2));
 			lost += (r & GS_REUSE_L1) != 0;
@@ -980,12 +1004,21 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		return u;
 	}
 	if (in) {
-		double lat = miss ? pf->lat_l2 : pf->lat_l1;
-		double nm = p->pnm + miss_weight(p, sec, miss);
-		set_dests(p, &p->pi[in - p->code], p->pt + lat, nm);
+		double lat = miss ? pf->lat_l2 : pf->lat_l1, e0 = p->mw_exp;
+		double nm = p->pnm + miss_weight(p, sec, miss), t = p->pt + lat;
+		/* a load that waits for this fill takes its DRAM latency's mean,
+		 * not this load's draw: the draw's noise stays with one warp, and
+		 * loop sampling (exec_loops.c) finds the waiting warps' rates
+		 * steady, as their mean is */
+		double ew = p->spread ? p->mw_exp - e0 : nm - p->pnm;
+		for (unsigned i = 0; i < nfill; i++)
+			*fill[i] = (struct l1way){ fill[i]->tag, fill[i]->age, t, p->pnm + ew, ew };
+		if (len(p, wait_t, wait_nm) > len(p, t, nm))
+			t = wait_t, nm = wait_nm;
+		set_dests(p, &p->pi[in - p->code], t, nm);
 		if (p->lcount && space == 1) {
 			size_t k = (size_t)p->cw * RING + p->lcount[p->cw]++ % RING;
-			p->lready[k] = p->pt + lat;
+			p->lready[k] = t;
 			p->lnm[k] = nm;
 		}
 	}
