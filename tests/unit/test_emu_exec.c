@@ -484,57 +484,6 @@ START_TEST(test_probe_load_window)
 }
 END_TEST
 
-/* A window wider than 16 binds too: 40 loads of distinct lines, each
- * allowed to overlap 19 others, so the last 20 wait for the first 20's
- * values, up to one L2 latency more than 40 loads in flight at once (a
- * ring of 16 let them all overlap: no difference). */
-START_TEST(test_probe_wide_window)
-{
-	const struct gs_emu_profile *pf = gs_emu_profile_find("sm_90");
-	enum { N = 40, W = 20 };
-	uint8_t win[N];
-	memset(win, W, sizeof win);
-	double chain[2];
-	for (int c = 0; c < 2; c++) {
-		struct tb t;
-		struct gs_emu_mem mem = { 0 };
-		struct gs_emu_blockstat st;
-		uint64_t buf;
-		ck_assert_int_eq(gs_emu_mem_alloc(&mem, 1024 * N, &buf), 0);
-		tb_init(&t, 0);
-		tb_param(&t, 8);
-		uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
-		uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a[N], v[N];
-		uint32_t step = tb_imm(&t, 1024, 1);
-		tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 32, 0));
-		for (int i = 0; i < N; i++) {
-			a[i] = tb_reg(&t, 1);
-			tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a[i], i ? a[i - 1] : base, i ? step : off);
-		}
-		for (int i = 0; i < N; i++) {
-			v[i] = tb_reg(&t, 0);
-			tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, v[i], a[i], 0);
-		}
-		for (int i = 0; i < N; i++)
-			tb_mem(&t, GS_OP_ST, GS_SP_GLOBAL, v[i], a[i], 0);
-		tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
-		void *args[] = { &buf };
-		tb_win = c ? win : NULL;
-		tb_nwin = c ? N : 0;
-		tb_probe(&t, &mem, 32, args, 65536, &st);
-		tb_win = NULL;
-		tb_nwin = 0;
-		chain[c] = st.chain;
-		gs_emu_blockstat_release(&st);
-		gs_emu_mem_release(&mem);
-	}
-	/* the addresses come one after another (one add each), which spreads
-	 * the loads' issue and hides part of the second latency */
-	ck_assert_double_gt(chain[1] - chain[0], pf->lat_l2 / 2);
-	ck_assert_double_le(chain[1] - chain[0], pf->lat_l2 + 24);
-}
-END_TEST
-
 /* A load of sectors whose miss is still on its way waits for that miss,
  * not the L1's latency (scripts/bench/ubench/hitfill.cu: 284 cycles on the
  * H200, as the miss; 33 once filled): a second load of the same sectors
@@ -2105,7 +2054,7 @@ START_TEST(test_bad_launch)
 }
 END_TEST
 
-GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window, test_probe_wide_window,
+GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
 	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,

@@ -169,17 +169,13 @@ struct wmemo {
 	unsigned size, nw;
 };
 
-/* Load windows bind up to RING loads; a wider one does not (the PTX's own
- * overlap).  A window of w lets a load issue once the w-th load before it
- * is ready, so the ring holds the last RING loads' ready times.  64: a
- * GEMM's k-step keeps 16 to 20 loads in flight between its waits (BAT's
- * gemm_fast, results/bat/README.md), which a ring of 16 let overlap
- * without bound. */
-#define RING 64
+/* Load windows are kept up to RING - 1; a window of RING or more does not
+ * bind (the PTX's own overlap). */
+#define RING 16
 
 /* Pairs the launch's load windows with the entry's ld.global instructions
- * in code order: p->win[pc] is the window of the load at pc, RING + 1 for
- * any wider, 0 for any other instruction.  No windows (p->win NULL) when the
+ * in code order: p->win[pc] is the window of the load at pc, capped at
+ * RING, 0 for any other instruction.  No windows (p->win NULL) when the
  * counts differ: ptxas merged, split or unrolled loads.  -1: out of memory. */
 static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 {
@@ -191,7 +187,7 @@ static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 	for (int32_t pc = x->f->pc0; pc < x->f->pc1; pc++)
 		if (p->code[pc].op == GS_OP_LD && p->code[pc].sub == GS_SP_GLOBAL) {
 			if (k < n)
-				p->win[pc] = lw[k] <= RING ? lw[k] : RING + 1;
+				p->win[pc] = lw[k] < RING ? lw[k] : RING;
 			k++;
 		}
 	if (k != n) {
@@ -537,7 +533,7 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	if (lw) {
 		p->win_sum += lw;
 		p->win_loads++;
-		if (lw <= RING && p->lcount[wi] >= lw) {
+		if (lw < RING && p->lcount[wi] >= lw) {
 			size_t k = (size_t)wi * RING + (p->lcount[wi] - lw) % RING;
 			if ((v = len(p, p->lready[k], p->lnm[k])) > at) {
 				t = p->lready[k];
