@@ -399,6 +399,17 @@ START_TEST(test_probe_chain)
 }
 END_TEST
 
+/* The address of lane tid's element, bytes apart from its neighbours', in
+ * the kernel's first parameter: a 64-bit register. */
+static uint32_t tb_lane_addr(struct tb *t, unsigned bytes)
+{
+	uint32_t tid = tb_slot(t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
+	uint32_t base = tb_ldptr(t, 0), off = tb_reg(t, 1), a = tb_reg(t, 1);
+	tb_ins(t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(t, bytes, 0));
+	tb_ins(t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+	return a;
+}
+
 /* The L1: a warp reads 32 distinct sectors twice.  With room for them the
  * second pass hits (reuse distance 32 < capacity: 32 of 64 accesses hit);
  * with room for 4 sectors (one set of 4 ways) it misses again. */
@@ -412,10 +423,7 @@ START_TEST(test_probe_l1)
 		ck_assert_int_eq(gs_emu_mem_alloc(&mem, 32 * 32, &buf), 0);
 		tb_init(&t, 0);
 		tb_param(&t, 8);
-		uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
-		uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a = tb_reg(&t, 1);
-		tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 32, 0));
-		tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
+		uint32_t a = tb_lane_addr(&t, 32);
 		tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, tb_reg(&t, 0), a, 0);
 		tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, tb_reg(&t, 0), a, 0);
 		tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
@@ -500,11 +508,8 @@ START_TEST(test_probe_hit_under_fill)
 		ck_assert_int_eq(gs_emu_mem_alloc(&mem, 4 * 32, &buf), 0);
 		tb_init(&t, 0);
 		tb_param(&t, 8);
-		uint32_t tid = tb_slot(&t, GS_SLOT_SPECIAL, GS_SR_TID_X, 0);
-		uint32_t base = tb_ldptr(&t, 0), off = tb_reg(&t, 1), a = tb_reg(&t, 1);
+		uint32_t a = tb_lane_addr(&t, 4);
 		uint32_t v1 = tb_reg(&t, 0), v2 = tb_reg(&t, 0);
-		tb_ins(&t, GS_OP_MULWU32, GS_EMU_INT, off, tid, tb_imm(&t, 4, 0));
-		tb_ins(&t, GS_OP_ADD64, GS_EMU_INT, a, base, off);
 		tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, v1, a, 0);
 		if (c)
 			tb_mem(&t, GS_OP_LD, GS_SP_GLOBAL, v2, a, 0);
