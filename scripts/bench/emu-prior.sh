@@ -7,16 +7,18 @@
 #   scripts/bench/emu-prior.sh DIR... > results/search/emu-prior-NAME.txt
 #
 # DIR holds SPACE-h100.db and SPACE-emu-sm_90-real.db pairs (results/heldout6,
-# say): every SPACE with both is replayed.  GSEARCH: the binary
+# say): every SPACE with both is replayed; GPU names another measured store,
+# SPACE-$GPU.db (results/bat: h200).  GSEARCH: the binary
 # (default build/gsearch).  The goal: within 2% of the measured optimum
 # (f98) within the budget on each space.
 set -eu
 g=${GSEARCH:-build/gsearch}
-echo "# --prior from the emulated device, replayed against H100 stores:"
+gpu=${GPU:-h100}
+echo "# --prior from the emulated device, replayed against $gpu stores:"
 echo "#   $g replay H100.db --prior sweep:EMU.db --strategy pils --strategy po --strategy prior --strategy surrogate --strategy ils --budget max(5%,20) --repeats 25"
 for dir in "$@"; do
-	for h in "$dir"/*-h100.db; do
-		s=$(basename "$h" -h100.db)
+	for h in "$dir"/*-"$gpu".db; do
+		s=$(basename "$h" -"$gpu".db)
 		e=$dir/$s-emu-sm_90-real.db
 		[ -f "$e" ] || continue
 		n=$(sqlite3 "file:$h?immutable=1" "SELECT count(*) FROM result WHERE sweep_id = (SELECT max(id) FROM sweep)")
