@@ -1347,54 +1347,41 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 	first_occupancy(m, &p, r);
 	prof(m, P_PREP, &tp);
 	/* the validation run, also the first warm-up run; a modeled device
-	 * times it, and that is all it needs */
+	 * times it, and that is all it needs.  Where the sampled real-size
+	 * launch is the only run (real_only), it stands for it: its blocks'
+	 * faults are the configuration's, and the inputs are checked after it */
 	double first_ms = 0;
 	int marks = m->ops->mark && m->ops->marks_read && !m->ops->modeled;
+	int real_only = m->ops->modeled && m->real_only;
 	if ((rc = reset_buffers(m)) < 0)
 		goto launch_fail;
-	if (m->ops->modeled && m->real_only) {
-		/* the sampled launch is the run: its blocks' faults are the
-		 * configuration's, and the inputs are checked after it */
-		char *real_metrics = NULL;
-		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics,
-				    &r->counters_json, &renv, err, sizeof err)) != 0) {
-			if (rc > 0)
-				outcome(r, "launch_error", 0, "%s", err);
-			else
+	if (!real_only) {
+		if (marks) {
+			if ((rc = sample_round(m, mod, &p, 1, 1, 0, &first_ms)) < 0)
 				goto launch_fail;
-			goto out;
+		} else if ((rc = m->ops->timer_start(m->dev)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
+			   (rc = m->ops->sync(m->dev)) < 0 ||
+			   (rc = m->ops->timer_stop(m->dev, &first_ms)) < 0) {
+			goto launch_fail;
 		}
-		if (real_metrics)
-			add_model(r, real_metrics);
-		if (m->check_inputs && (rc = validate(m, r)) != 0) {
+		if (m->ops->modeled && m->ops->report &&
+		    m->ops->report(m->dev, &r->counters_json, &dev_metrics) < 0)
+			dev_metrics = NULL;
+		if ((m->have_ref || m->check_inputs) && (rc = validate(m, r)) != 0) {
 			if (rc < 0)
 				goto launch_fail;
 			goto out;
 		}
-		goto modeled;
-	}
-	if (marks) {
-		if ((rc = sample_round(m, mod, &p, 1, 1, 0, &first_ms)) < 0)
-			goto launch_fail;
-	} else if ((rc = m->ops->timer_start(m->dev)) < 0 || (rc = replay(m, mod, &p)) < 0 ||
-		   (rc = m->ops->sync(m->dev)) < 0 || (rc = m->ops->timer_stop(m->dev, &first_ms)) < 0) {
-		goto launch_fail;
-	}
-	if (m->ops->modeled && m->ops->report &&
-	    m->ops->report(m->dev, &r->counters_json, &dev_metrics) < 0)
-		dev_metrics = NULL;
-	if ((m->have_ref || m->check_inputs) && (rc = validate(m, r)) != 0) {
-		if (rc < 0)
-			goto launch_fail;
-		goto out;
 	}
 	if (m->ops->modeled && m->real_ptr) {
-		/* validated at the emulator size; timed at the real one */
+		/* validated at the emulator size (or not at all); timed at the real one */
 		char *real_metrics = NULL;
-		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics, NULL,
-				    &renv, err, sizeof err)) != 0) {
+		if ((rc = real_time(m, mod, env, funcs, kernels, nk, &first_ms, &real_metrics,
+				    real_only ? &r->counters_json : NULL, &renv, err, sizeof err)) != 0) {
 			if (rc > 0)
 				outcome(r, "launch_error", 0, "%s", err);
+			else if (real_only) /* the configuration's own run failed */
+				goto launch_fail;
 			else
 				outcome(r, "launch_error", rc, "at the real size: %s",
 					m->ops->errmsg(m->dev));
@@ -1403,8 +1390,12 @@ void gs_measure_config(struct gs_measure *m, struct gs_value *env, const void *c
 		if (real_metrics)
 			add_model(r, real_metrics);
 	}
+	if (real_only && m->check_inputs && (rc = validate(m, r)) != 0) {
+		if (rc < 0)
+			goto launch_fail;
+		goto out;
+	}
 	if (m->ops->modeled) {
-	modeled:
 		/* deterministic: the one run is the time */
 		r->time_ms = r->min_ms = first_ms;
 		r->iqr_ms = 0;
