@@ -28,8 +28,8 @@ m=$m,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pc
 for s in long_scoreboard short_scoreboard lg_throttle mio_throttle barrier math_pipe_throttle wait not_selected; do
 	m=$m,smsp__average_warps_issue_stalled_${s}_per_issue_active.ratio
 done
+dir=$(dirname "$t1")
 for idx in "$@"; do
-	dir=$(dirname "$t1")
 	pin=$dir/pinned-$idx.json
 	python3 - "$t1" "$store" "$idx" "$pin" <<'PY' || exit 1
 import json, sqlite3, sys
