@@ -320,6 +320,7 @@ END_TEST
 /* Run a hand-built module as a sampled launch of block 0 of one block. */
 /* blocks resident beside a probed one (0: the probe takes 1) */
 static int tb_bps;
+static double tb_gap; /* the launch's sass_gap (0: not known) */
 /* load windows the probed launch is given (sass.c), NULL: none */
 static const uint8_t *tb_win;
 static size_t tb_nwin;
@@ -337,6 +338,7 @@ static void tb_probe(struct tb *t, struct gs_emu_mem *mem, unsigned threads, voi
 		.args = args, .prof = tb_prof ? tb_prof : gs_emu_profile_find("sm_90"), .mem = mem,
 		.threads = 1, .only = &only, .nonly = 1, .stats = st, .l1_bytes = l1_bytes,
 		.blocks_per_sm = tb_bps, .load_window = tb_win, .nload_window = tb_nwin,
+		.sass_gap = tb_gap,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
@@ -395,6 +397,16 @@ START_TEST(test_probe_chain)
 	tb_ins(&t, GS_OP_EXIT, GS_EMU_CTRL, GS_NONE, GS_NONE, GS_NONE);
 	tb_probe(&t, &mem, 32, NULL, 65536, &st);
 	ck_assert_double_eq_tol(st.chain, k + 1, 1e-9);
+	/* where the machine code's stall counts space a warp's issues 2.5
+	 * cycles apart (sass.c), so are they here; a gap under one cycle is
+	 * one cycle */
+	tb_gap = 2.5;
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.chain, 2.5 * (k + 1), 1e-9);
+	tb_gap = 0.5;
+	tb_probe(&t, &mem, 32, NULL, 65536, &st);
+	ck_assert_double_eq_tol(st.chain, k + 1, 1e-9);
+	tb_gap = 0;
 	gs_emu_mem_release(&mem);
 }
 END_TEST

@@ -625,6 +625,48 @@ START_TEST(test_sass_loops)
 }
 END_TEST
 
+/* An instruction's stall count, bits 105..108 of its control bits. */
+static void sass_stall(unsigned char *code, size_t i, unsigned stall)
+{
+	for (unsigned b = 0; b < 4; b++) {
+		unsigned bit = 105 + b;
+		code[16 * i + (bit >> 3)] &= (unsigned char)~(1u << (bit & 7));
+		code[16 * i + (bit >> 3)] |= (unsigned char)((stall >> b & 1) << (bit & 7));
+	}
+}
+
+/* A warp's issue gap: the mean stall count over its loops' code, or over
+ * all of it where there is no loop; NOPs and the trap left out, a stall
+ * count of 0 taken as 1. */
+START_TEST(test_sass_gap)
+{
+	unsigned char code[16 * 200];
+	double gap;
+	memset(code, 0, sizeof code);
+	for (size_t i = 0; i < 200; i++) {
+		sass_put(code, i, FFMA, 7, 0);
+		sass_stall(code, i, 4);
+	}
+	sass_stall(code, 0, 0);
+	sass_put(code, 199, 0x918, 7, 0); /* a NOP */
+	sass_stall(code, 199, 15);
+	/* no loop: the whole code but the NOP, the first instruction at 1 */
+	ck_assert_int_eq(gs_emu_sass_gap(code, sizeof code, 90, &gap), 0);
+	ck_assert_double_eq_tol(gap, (198 * 4 + 1) / 199.0, 1e-12);
+	/* the loop from 0x310 to its branch at 0x9b0 (stall 5, NVRTC's word):
+	 * 106 instructions at 2 and the branch; the rest at 4 is not counted */
+	for (size_t i = 0x310 / 16; i < 0x9b0 / 16; i++)
+		sass_stall(code, i, 2);
+	sass_word(code, 0x9b0 / 16, 0xfffffff800541947ull, 0x000fea000383ffffull);
+	ck_assert_int_eq(gs_emu_sass_gap(code, sizeof code, 90, &gap), 0);
+	ck_assert_double_eq_tol(gap, (106 * 2 + 5) / 107.0, 1e-12);
+	/* empty code: not known; an unknown architecture: an error */
+	ck_assert_int_eq(gs_emu_sass_gap(code, 0, 90, &gap), 0);
+	ck_assert_double_eq(gap, 0);
+	ck_assert_int_eq(gs_emu_sass_gap(code, sizeof code, 100, &gap), -1);
+}
+END_TEST
+
 /* The measured terms of interval-9 and after (profiles/sm_90.profile): global atomics
  * bound the grid by the busiest sector's warp requests, 9.46 ns each, when
  * two sampled blocks share the sector (one block's own sector counts once);
@@ -774,6 +816,6 @@ START_TEST(test_interval_uneven_chains)
 END_TEST
 
 GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw,
-	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_sass_loops, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_sass_loops, test_sass_gap, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -104,6 +104,9 @@ struct gs_emu_launch {
 	/* the entry's machine code: its bytes and its longest loop's (model/sass.c);
 	 * text_bytes 0: not known */
 	size_t text_bytes, sass_loop_bytes;
+	/* the cycles between a warp's issues its machine code asks
+	 * (model/sass.c); 0: not known, one a cycle */
+	double sass_gap;
 	/* a sampled launch skips most iterations of long loops once they
 	 * repeat (exec_loops.c), where that saves a warp at least this many
 	 * instructions (GS_EMU_LOOP_MIN); 0: every iteration runs */

@@ -142,12 +142,20 @@ int gs_emu_sass_windows(const unsigned char *code, size_t len, int arch, uint8_t
  * target to the branch), 0 where ptxas left none.  -1 for an architecture
  * whose encoding is not known here. */
 int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *loop_bytes);
+/* sass.c: the cycles a warp waits between two of its issues, on average
+ * over the code its loops span (all of it where ptxas left no loop): the
+ * stall counts ptxas wrote into each instruction's control bits (bits
+ * 105..108), which a warp keeps to whatever else the SM runs
+ * (results/ubench-issuegap-h200.txt).  0 where the code is empty; -1 for
+ * an architecture whose encoding is not known here. */
+int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap);
 /* What sass.c reads of `entry` of a cubin: its load windows, its code's
- * bytes and its longest loop's.  -1 (all of it 0) where the cubin or the
- * architecture is not read here; win malloc'd. */
+ * bytes, its longest loop's and its warps' issue gap.  -1 (all of it 0)
+ * where the cubin or the architecture is not read here; win malloc'd. */
 struct gs_emu_code {
 	uint8_t *win;
 	size_t nwin, text_bytes, loop_bytes;
+	double issue_gap;    /* gs_emu_sass_gap's; 0: not known */
 };
 int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out);
 

@@ -2,9 +2,12 @@
  * the interval model (interval.c):
  *
  *   - a dependency chain per warp: within a basic block, instructions
- *     issue one per clock at most, each as soon as its source registers are
- *     ready, not after the stalls of earlier ones (ptxas schedules a block's
- *     independent loads ahead of the uses of earlier ones); a branch or a
+ *     issue one every gap cycles at most (the mean stall count ptxas wrote
+ *     into the machine code's loops, sass.c: a warp alone keeps to them,
+ *     results/ubench-issuegap-h200.txt), each as soon as its source
+ *     registers are ready, not after the stalls of earlier ones (ptxas
+ *     schedules a block's independent loads ahead of the uses of earlier
+ *     ones); a branch or a
  *     barrier issues after its whole block, and the next block starts
  *     there.  Predicates and memory add no dependency.  A result is
  *     ready after its class's latency (lat.CLASS), a shared load after
@@ -73,6 +76,8 @@ struct gs_xprobe {
 	unsigned cw;
 	double pt;
 	double pnm;
+	/* the cycles between two issues of a warp (sass.c's gap, at least 1) */
+	double gap;
 	const struct gs_ins *pin;
 	/* L1 */
 	struct l1way *way;   /* sets x assoc, a set's ways together */
@@ -317,6 +322,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		free(p->spread);
 		p->spread = NULL;
 	}
+	p->gap = x->l->sass_gap > 1 ? x->l->sass_gap : 1;
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->pw = calloc(p->nwarps, sizeof(*p->pw));
@@ -508,15 +514,15 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 		p->ran[pc]++;
 	/* within a basic block, in the order its operands allow (ptxas's list
 	 * scheduling hoists independent loads above the uses of earlier ones),
-	 * one instruction a cycle; a branch or barrier waits for the whole
-	 * block to have issued */
+	 * one instruction every gap cycles, the stall counts of the machine
+	 * code; a branch or barrier waits for the whole block to have issued */
 	int ends = q->ends;
 	struct pwarp *pw = &p->pw[wi];
-	double t = pw->bbs + ++pw->slot;
+	double t = pw->bbs + ++pw->slot * p->gap;
 	double nm = pw->bnm;
 	double at = len(p, t, nm), v; /* the path to t, kept with it */
-	if (ends && (v = len(p, pw->clk + 1, pw->wnm)) > at) {
-		t = pw->clk + 1;
+	if (ends && (v = len(p, pw->clk + p->gap, pw->wnm)) > at) {
+		t = pw->clk + p->gap;
 		nm = pw->wnm;
 		at = v;
 	}

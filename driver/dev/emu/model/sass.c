@@ -147,6 +147,49 @@ int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *l
 	return 0;
 }
 
+/* Instructions that are only padding (NOP): never issued in a loop's run. */
+#define OP_NOP 0x918
+
+int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap)
+{
+	*gap = 0;
+	if (arch < 70 || arch > 90)
+		return -1;
+	size_t n = len / 16;
+	if (!n)
+		return 0;
+	uint8_t *in_loop = calloc(n, 1);
+	if (!in_loop)
+		return -1;
+	int any = 0;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *in = code + 16 * i;
+		if (bits(in, 0, 12) != 0x947)
+			continue;
+		int64_t off = bra_offset(in);
+		if (off < -16 && (uint64_t)-off <= 16 * i + 16) {
+			for (size_t j = i + 1 - (size_t)(-off / 16); j <= i; j++)
+				in_loop[j] = 1;
+			any = 1;
+		}
+	}
+	double sum = 0, cnt = 0;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *in = code + 16 * i;
+		unsigned op = bits(in, 0, 12);
+		if ((any && !in_loop[i]) || op == OP_NOP)
+			continue;
+		if (op == 0x947 && bra_offset(in) == -16)
+			continue; /* the trap after the last EXIT */
+		unsigned st = bits(in, 105, 4);
+		sum += st ? st : 1;
+		cnt++;
+	}
+	free(in_loop);
+	*gap = cnt ? sum / cnt : 0;
+	return 0;
+}
+
 int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out)
 {
 	const unsigned char *code;
@@ -157,7 +200,8 @@ int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct 
 	if (gs_cubin_code(cubin, len, entry, &code, &n, &arch, err, sizeof err) < 0)
 		return -1;
 	if (gs_emu_sass_windows(code, n, arch, &out->win, &out->nwin) < 0 ||
-	    gs_emu_sass_loops(code, n, arch, &out->loop_bytes) < 0) {
+	    gs_emu_sass_loops(code, n, arch, &out->loop_bytes) < 0 ||
+	    gs_emu_sass_gap(code, n, arch, &out->issue_gap) < 0) {
 		free(out->win);
 		memset(out, 0, sizeof(*out));
 		return -1;
