@@ -15,6 +15,8 @@
  * 2018, Sec. 2, and checked on NVRTC 13 cubins for sm_75 to sm_90):
  *
  *   bits 0..11     the opcode: LDG is 0x381 up to sm_75, 0x981 from sm_80;
+ *   bits 105..108  the stall count: the cycles before the warp may issue
+ *                  again (gs_emu_sass_gap; 0 read as 1);
  *   bits 110..112  the scoreboard a variable-latency instruction releases
  *                  when its result is written (7: none);
  *   bits 116..121  the scoreboards an instruction waits for before it issues.
