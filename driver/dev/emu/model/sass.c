@@ -51,6 +51,7 @@
 #include <string.h>
 
 #define NO_SB 7
+#define OP_BRA 0x947 /* BRA, sm_70 to sm_90 */
 
 static unsigned bits(const unsigned char *p, unsigned lo, unsigned n)
 {
@@ -131,20 +132,27 @@ static int64_t bra_offset(const unsigned char *in)
 	return (int64_t)v;
 }
 
+/* The instructions of the loop the instruction at index i closes, from its
+ * target to it, the branch included; 0 where it is no backward BRA (a
+ * branch to itself, the trap after the last EXIT, is no loop; nor is one
+ * that would reach before the code). */
+static size_t loop_span(const unsigned char *in, size_t i)
+{
+	if (bits(in, 0, 12) != OP_BRA)
+		return 0;
+	int64_t off = bra_offset(in);
+	return off < -16 && (uint64_t)-off <= 16 * i + 16 ? (size_t)(-off / 16) : 0;
+}
+
 int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *loop_bytes)
 {
 	*loop_bytes = 0;
 	if (arch < 70 || arch > 90)
 		return -1;
 	for (size_t i = 0; i + 16 <= len; i += 16) {
-		const unsigned char *in = code + i;
-		if (bits(in, 0, 12) != 0x947)
-			continue;
-		int64_t off = bra_offset(in);
-		/* the span from the target to the branch, the branch included;
-		 * a branch to itself (the trap after the last EXIT) is no loop */
-		if (off < -16 && (uint64_t)-off <= i + 16 && (size_t)-off > *loop_bytes)
-			*loop_bytes = (size_t)-off;
+		size_t span = loop_span(code + i, i / 16);
+		if (16 * span > *loop_bytes)
+			*loop_bytes = 16 * span;
 	}
 	return 0;
 }
@@ -165,15 +173,10 @@ int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap
 		return -1;
 	int any = 0;
 	for (size_t i = 0; i < n; i++) {
-		const unsigned char *in = code + 16 * i;
-		if (bits(in, 0, 12) != 0x947)
-			continue;
-		int64_t off = bra_offset(in);
-		if (off < -16 && (uint64_t)-off <= 16 * i + 16) {
-			for (size_t j = i + 1 - (size_t)(-off / 16); j <= i; j++)
-				in_loop[j] = 1;
-			any = 1;
-		}
+		size_t span = loop_span(code + 16 * i, i);
+		for (size_t j = i + 1 - span; j <= i && span; j++)
+			in_loop[j] = 1;
+		any |= span > 0;
 	}
 	double sum = 0, cnt = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -181,7 +184,7 @@ int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap
 		unsigned op = bits(in, 0, 12);
 		if ((any && !in_loop[i]) || op == OP_NOP)
 			continue;
-		if (op == 0x947 && bra_offset(in) == -16)
+		if (op == OP_BRA && bra_offset(in) == -16)
 			continue; /* the trap after the last EXIT */
 		unsigned st = bits(in, 105, 4);
 		sum += st ? st : 1;
