@@ -59,6 +59,7 @@ struct gs_xprobe {
 	unsigned nwarps, nreg;
 	struct rdy *ready;   /* nwarps x nreg: each register's value */
 	struct pwarp *pw;    /* each warp's chain */
+	double gap;          /* the cycles between two of its issues (sass.c, at least 1) */
 	/* A path's length is its cycles t plus its misses nm times dram, the
 	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
 	 * if every miss went to DRAM (how many do is known only when the
@@ -76,8 +77,6 @@ struct gs_xprobe {
 	unsigned cw;
 	double pt;
 	double pnm;
-	/* the cycles between two issues of a warp (sass.c's gap, at least 1) */
-	double gap;
 	const struct gs_ins *pin;
 	/* L1 */
 	struct l1way *way;   /* sets x assoc, a set's ways together */
@@ -1017,8 +1016,11 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		 * loop sampling (exec_loops.c) finds the waiting warps' rates
 		 * steady, as their mean is */
 		double ew = p->spread ? p->mw_exp - e0 : nm - p->pnm;
-		for (unsigned i = 0; i < nfill; i++)
-			*fill[i] = (struct l1way){ fill[i]->tag, fill[i]->age, t, p->pnm + ew, ew };
+		for (unsigned i = 0; i < nfill; i++) {
+			fill[i]->fill_t = t;
+			fill[i]->fill_nm = p->pnm + ew;
+			fill[i]->fill_w = ew;
+		}
 		if (len(p, wait_t, wait_nm) > len(p, t, nm))
 			t = wait_t, nm = wait_nm;
 		set_dests(p, &p->pi[in - p->code], t, nm);

@@ -174,7 +174,7 @@ int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap
 	int any = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t span = loop_span(code + 16 * i, i);
-		for (size_t j = i + 1 - span; j <= i && span; j++)
+		for (size_t j = i + 1 - span; j <= i; j++)
 			in_loop[j] = 1;
 		any |= span > 0;
 	}
