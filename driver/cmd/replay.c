@@ -18,7 +18,7 @@
 
 const char gs_help_replay[] =
 	"usage: gsearch replay SOURCE [--strategy S]... [--prior P] [--budget B] [--repeats R]\n"
-	"                      [--seed N] [--csv] [--trace FILE]\n"
+	"                      [--seed N] [--jobs J] [--csv] [--trace FILE]\n"
 	"\n"
 	"Runs search strategies against a complete recorded sweep instead of a\n"
 	"device: SOURCE is a store (its newest sweep, or STORE#ID) or a Kernel\n"
@@ -46,6 +46,11 @@ const char gs_help_replay[] =
 	"                  the optimum)\n"
 	"  --repeats R     repeats per strategy (default 25)\n"
 	"  --seed N        seed of the first repeat (default 1)\n"
+	"  --jobs J        replay as `run --jobs J` on one device runs: J compile\n"
+	"                  threads beside the device, results handed to the\n"
+	"                  strategy as they arrive under a time budget, else in\n"
+	"                  the order it proposed them (default: one configuration\n"
+	"                  at a time, compile and measurement)\n"
 	"  --csv           one row per strategy: strategy,prior,repeats,configs,\n"
 	"                  f90,f95,f98,f100,t95_s,score (never reached: empty)\n"
 	"  --trace FILE    every repeat's evaluations as CSV: strategy,repeat,eval,\n"
@@ -209,7 +214,7 @@ struct replay_opts {
 	const struct gs_strategy_ops **chosen;
 	size_t nchosen;
 	const char *prior_spec, *budget, *trace;
-	unsigned long long repeats, seed;
+	unsigned long long repeats, seed, jobs;
 	int csv;
 };
 
@@ -220,7 +225,8 @@ static int parse_replay_options(int argc, char **argv, struct replay_opts *ro)
 		{ "strategy", required_argument, NULL, 'S' }, { "prior", required_argument, NULL, 'p' },
 		{ "budget", required_argument, NULL, 'b' },   { "repeats", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },     { "csv", no_argument, NULL, 'c' },
-		{ "trace", required_argument, NULL, 't' },    { NULL, 0, NULL, 0 },
+		{ "trace", required_argument, NULL, 't' },    { "jobs", required_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
 	};
 	int c, usage = 0;
 	opterr = 0;
@@ -243,6 +249,11 @@ static int parse_replay_options(int argc, char **argv, struct replay_opts *ro)
 				usage = gs_usage_error("replay", "--repeats wants at least 1");
 			break;
 		case 's': usage = parse_count("replay", "--seed", optarg, UINT64_MAX, &ro->seed); break;
+		case 'j':
+			usage = parse_count("replay", "--jobs", optarg, 1024, &ro->jobs);
+			if (!usage && !ro->jobs)
+				usage = gs_usage_error("replay", "--jobs wants at least 1");
+			break;
 		case 'c': ro->csv = 1; break;
 		case 't': ro->trace = optarg; break;
 		default: usage = gs_option_error("replay", c, argv); break;
@@ -289,7 +300,10 @@ static void replay_strategy(const struct replay_opts *ro, const struct gs_strate
 			    struct gs_buf *out)
 {
 	for (unsigned long long r = 0; r < ro->repeats; r++) {
-		if (past)
+		if (ro->jobs)
+			gs_replay_run_jobs(rec, o, p, ro->seed + r, past ? 0 : budget_n, budget_s, past,
+					   (unsigned)ro->jobs, &runs[r]);
+		else if (past)
 			gs_replay_run_past(rec, o, p, ro->seed + r, budget_s, &runs[r]);
 		else
 			gs_replay_run(rec, o, p, ro->seed + r, budget_n, budget_s, &runs[r]);

@@ -4,11 +4,21 @@
  *
  * A strategy is a deterministic function of its seed and of its calls
  * (search/strategy.h), but results arrive out of order and as fast as the
- * devices go.  So the calls never depend on timing: proposals fill slots
- * 0, 1, 2 ...; observations are delivered strictly in slot order (early
- * ones wait); and a proposal is asked for only while fewer than `window`
- * slots are undelivered and the strategy did not answer "wait" since the
- * last delivery.  A result arriving late only pauses that sequence.
+ * devices go.  So under a count budget (or none) the calls never depend on
+ * timing: proposals fill slots 0, 1, 2 ...; observations are delivered
+ * strictly in slot order (early ones wait); and a proposal is asked for
+ * only while fewer than `window` slots are undelivered and the strategy
+ * did not answer "wait" since the last delivery.  A result arriving late
+ * only pauses that sequence -- and a variant that compiles for twenty
+ * seconds pauses the whole search that long.
+ *
+ * Under a time budget, what a run measures depends on the timing anyway
+ * (how many results fit in the time), so there results are delivered in
+ * the order they arrive, with the same window: on a compile-heavy space
+ * (results/search/live-h200/) that measured about twice the configurations
+ * in the same time, and `replay --jobs` shows it on any recorded sweep.
+ * Such a search is not repeatable, but what it measured stays measured: a
+ * rerun observes the stored results as the strategy proposes them.
  *
  * A proposal whose result is already final in the store (a resumed or
  * extended search) is observed with the stored time and counts against
@@ -52,6 +62,9 @@ struct source_search {
 	double *slot_ms;      /* observed time per slot, NAN not yet */
 	long *cfg_slot;       /* per configuration: its slot, or -1 */
 	size_t nslots, ndelivered, budget_n, window;
+	int arrival;          /* deliver in arrival order (a time budget) */
+	size_t *arrived;      /* slots in the order their results came */
+	size_t narrived;
 	double budget_s;      /* a time: the sweep's deadline ends the search */
 	int waiting;          /* the strategy said "wait" since the last delivery */
 	int done;
@@ -71,6 +84,7 @@ static void search_release(struct gs_sched_source *src)
 	free(s->slot_cfg);
 	free(s->slot_ms);
 	free(s->cfg_slot);
+	free(s->arrived);
 	free(s);
 }
 
@@ -110,7 +124,10 @@ static void search_result(struct gs_sched_source *src, int64_t idx, const char *
 		return;
 	double ms = !outcome ? stored_ms(s, idx)
 		    : !strcmp(outcome, "ok") && time_ms > 0 ? time_ms : INFINITY;
-	s->slot_ms[s->cfg_slot[lo]] = ms;
+	size_t slot = (size_t)s->cfg_slot[lo];
+	if (isnan(s->slot_ms[slot]))
+		s->arrived[s->narrived++] = slot;
+	s->slot_ms[slot] = ms;
 }
 
 /* The configuration's environment and positions, for the loop. */
@@ -245,8 +262,13 @@ static int search_next(struct gs_sched_source *src, struct gs_candidate *out, si
 			s->slot_ms[s->nslots++] = NAN;
 			return candidate(s, c, out) < 0 ? GS_SOURCE_FAILED : 1;
 		}
-		if (s->ndelivered < s->nslots && !isnan(s->slot_ms[s->ndelivered])) {
-			size_t j = s->ndelivered++;
+		size_t j = SIZE_MAX;
+		if (s->arrival && s->ndelivered < s->narrived)
+			j = s->arrived[s->ndelivered];
+		else if (!s->arrival && s->ndelivered < s->nslots && !isnan(s->slot_ms[s->ndelivered]))
+			j = s->ndelivered;
+		if (j != SIZE_MAX) {
+			s->ndelivered++;
 			gs_strategy_observe(s->strat, s->slot_cfg[j], s->slot_ms[j]);
 			s->waiting = 0;
 			continue;
@@ -334,6 +356,7 @@ struct gs_sched_source *gs_sched_source_search(const struct gs_space *sp, struct
 	s->slot_cfg = gs_xmalloc((n + 1) * sizeof(*s->slot_cfg));
 	s->slot_ms = gs_xmalloc((n + 1) * sizeof(*s->slot_ms));
 	s->cfg_slot = gs_xmalloc((n + 1) * sizeof(*s->cfg_slot));
+	s->arrived = gs_xmalloc((n + 1) * sizeof(*s->arrived));
 	for (size_t i = 0; i < n; i++)
 		s->cfg_slot[i] = -1;
 	if (o->prior && !strcmp(o->prior, "static")) {
@@ -367,6 +390,7 @@ struct gs_sched_source *gs_sched_source_search(const struct gs_space *sp, struct
 			s->budget_n = bn;
 	}
 	s->window = o->window ? o->window : 1;
+	s->arrival = s->budget_s > 0;
 	if (info) {
 		info->valid = n;
 		info->budget_n = s->budget_n;

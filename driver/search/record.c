@@ -30,6 +30,7 @@ static void grow(struct gs_record *r, size_t n)
 {
 	r->time_ms = gs_xrealloc(r->time_ms, n * sizeof *r->time_ms);
 	r->cost_s = gs_xrealloc(r->cost_s, n * sizeof *r->cost_s);
+	r->compile_s = gs_xrealloc(r->compile_s, n * sizeof *r->compile_s);
 	r->occupancy = gs_xrealloc(r->occupancy, n * sizeof *r->occupancy);
 	r->registers = gs_xrealloc(r->registers, n * sizeof *r->registers);
 }
@@ -74,6 +75,7 @@ static int load_kt(const char *path, struct gs_record *r, struct gs_buf *err)
 		r->cost_s[k] = (member_ms(e->obj, "compile_time") + member_ms(e->obj, "verification_time") +
 				member_ms(e->obj, "benchmark_time") + member_ms(e->obj, "framework_time")) /
 			       1000.0;
+		r->compile_s[k] = member_ms(e->obj, "compile_time") / 1000.0;
 		r->occupancy[k] = NAN;
 		r->registers[k] = -1;
 	}
@@ -157,11 +159,14 @@ static int load_store(const char *source, int complete, struct gs_record *r, str
 					    "WHERE json_valid(r.source_entry) AND json_extract(r.source_entry, '$.compile_time') IS NOT NULL)"
 					  : "NULL");
 	char *sql = gs_xasprintf("SELECT c.idx, c.params, r.status, r.time_ms, coalesce(v.compile_s, 0), "
-				 "coalesce(%s, %s), r.occupancy, v.registers, %s FROM config c "
+				 "coalesce(%s, %s), r.occupancy, v.registers, %s, %s FROM config c "
 				 "LEFT JOIN result r ON r.sweep_id = c.sweep_id AND r.idx = c.idx "
 				 "LEFT JOIN variant v ON v.hash = coalesce(r.variant_hash, c.variant_hash) "
 				 "WHERE c.sweep_id = ?1 ORDER BY c.idx",
-				 kt_ms, measure, imported ? "r.error = 'Kernel Tuner: InvalidConfig'" : "0");
+				 kt_ms, measure, imported ? "r.error = 'Kernel Tuner: InvalidConfig'" : "0",
+				 imported ? "(SELECT coalesce(json_extract(r.source_entry, '$.compile_time'), 0) "
+					    "WHERE json_valid(r.source_entry))"
+					  : "NULL");
 	free(kt_ms);
 	int prc = sqlite3_prepare_v2(db, sql, -1, &q, NULL);
 	free(sql);
@@ -193,6 +198,7 @@ static int load_store(const char *source, int complete, struct gs_record *r, str
 			      : (!status || !strcmp(status, "skipped")) ? NAN
 									 : INFINITY;
 		r->cost_s[k] = sqlite3_column_double(q, 4) + sqlite3_column_double(q, 5) / 1000.0;
+		r->compile_s[k] = sqlite3_column_double(q, 4) + sqlite3_column_double(q, 9) / 1000.0;
 		r->occupancy[k] = sqlite3_column_type(q, 6) == SQLITE_NULL ? NAN : sqlite3_column_double(q, 6);
 		r->registers[k] = sqlite3_column_type(q, 7) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 7);
 		if (!isnan(r->occupancy[k]))
@@ -228,6 +234,7 @@ void gs_record_release(struct gs_record *r)
 	gs_sspace_release(&r->sp);
 	free(r->time_ms);
 	free(r->cost_s);
+	free(r->compile_s);
 	free(r->occupancy);
 	free(r->registers);
 	free(r->what);

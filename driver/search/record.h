@@ -27,6 +27,8 @@ struct gs_record {
 	double *time_ms;   /* per configuration: the time, INFINITY for any failure,
 			    * NAN for no outcome (only when loaded incomplete) */
 	double *cost_s;    /* per configuration: what evaluating it cost */
+	double *compile_s; /* the part of cost_s spent compiling (the rest is
+			    * the device's), for replays with compile threads */
 	double *occupancy; /* 0..1, NAN unknown */
 	int *registers;    /* per thread, -1 unknown */
 	int has_occupancy; /* any configuration has one */

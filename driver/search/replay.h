@@ -43,6 +43,20 @@ void gs_replay_run(const struct gs_record *rec, const struct gs_strategy_ops *op
 void gs_replay_run_past(const struct gs_record *rec, const struct gs_strategy_ops *ops,
 			const struct gs_prior *prior, uint64_t seed, double budget_s,
 			struct gs_replay_run *out);
+/* As gs_replay_run (past: gs_replay_run_past), but as a live sweep with
+ * `jobs` compile threads and one device runs the strategy
+ * (replay_jobs.c): a proposal is asked for while fewer than jobs + 1
+ * results are undelivered; each configuration compiles for its compile_s
+ * on a free thread, in proposal order, and is then measured for the rest
+ * of its cost on the device, in the order the compiles finished; results
+ * reach the strategy in the order they arrive under a time budget, else
+ * in proposal order (sched/source_search.c).  out->cfg is in the order
+ * results arrived, out->cum_s the simulated time each did; what has not
+ * arrived when a time budget ends is not counted (the live sweep cancels
+ * it). */
+void gs_replay_run_jobs(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+			const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
+			int past, unsigned jobs, struct gs_replay_run *out);
 void gs_replay_run_release(struct gs_replay_run *r);
 
 /* Fractions of the optimum's performance the report gives. */

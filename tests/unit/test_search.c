@@ -309,6 +309,44 @@ START_TEST(test_replay_respects_the_budget)
 }
 END_TEST
 
+/* `replay --jobs`: compile threads, one device, the live sweep's window.
+ * Every configuration compiles for 1 s and is measured in no time, but the
+ * first takes 10 s: four threads, exhaustive order, eight evaluations. */
+START_TEST(test_replay_jobs_pipeline)
+{
+	struct gs_record r;
+	make_record(&r);
+	r.compile_s = malloc(r.sp.n * sizeof *r.compile_s);
+	for (size_t i = 0; i < r.sp.n; i++)
+		r.cost_s[i] = r.compile_s[i] = i == 0 ? 10.0 : 1.0;
+	const struct gs_strategy_ops *ex = gs_strategy_find("exhaustive");
+	struct gs_replay_run run;
+	/* a count budget: results reach the strategy in proposal order, so
+	 * the window (5) fills behind the slow one and the threads wait; the
+	 * last three are proposed only once it arrives at 10 s */
+	gs_replay_run_jobs(&r, ex, NULL, 1, 8, 0, 0, 4, &run);
+	ck_assert_uint_eq(run.n, 8);
+	ck_assert_uint_eq(run.within, 8);
+	static const double inorder[] = { 1, 1, 1, 2, 10, 11, 11, 11 };
+	for (size_t i = 0; i < run.n; i++)
+		ck_assert_msg(fabs(run.cum_s[i] - inorder[i]) < 1e-9, "%zu: %g", i, run.cum_s[i]);
+	ck_assert_uint_eq(run.cfg[4], 0);
+	gs_replay_run_release(&run);
+	/* a time budget: delivered as they arrive, the others go on around
+	 * the slow one; those arriving after the budget are not counted */
+	gs_replay_run_jobs(&r, ex, NULL, 1, 8, 100, 0, 4, &run);
+	ck_assert_uint_eq(run.n, 8);
+	static const double arrival[] = { 1, 1, 1, 2, 2, 2, 3, 10 };
+	for (size_t i = 0; i < run.n; i++)
+		ck_assert_msg(fabs(run.cum_s[i] - arrival[i]) < 1e-9, "%zu: %g", i, run.cum_s[i]);
+	gs_replay_run_release(&run);
+	gs_replay_run_jobs(&r, ex, NULL, 1, 0, 1.5, 0, 4, &run);
+	ck_assert_uint_eq(run.within, 3);
+	gs_replay_run_release(&run);
+	gs_record_release(&r);
+}
+END_TEST
+
 START_TEST(test_replay_past_the_budget_keeps_its_prefix)
 {
 	/* running on past a time budget to the optimum: the part within the
@@ -558,6 +596,6 @@ END_TEST
 GS_TEST_MAIN(test_space_lookup_and_neighbours, test_prior_matches_by_value, test_strategies_keep_the_contract,
 	     test_exhaustive_is_enumeration_order, test_prior_strategies_need_one,
 	     test_prior_order_follows_a_good_prior, test_pils_drops_a_wrong_prior_for_ils, test_replay_respects_the_budget,
-	     test_replay_past_the_budget_keeps_its_prefix, test_budget_forms,
+	     test_replay_jobs_pipeline, test_replay_past_the_budget_keeps_its_prefix, test_budget_forms,
 	     test_stats_and_score_bounds, test_ro_ranks_by_register_ratio_times_occupancy,
 	     test_ils_warm_draws_spread, test_ils_caps_a_wide_knob)
