@@ -10,21 +10,31 @@
 
 const double gs_replay_targets[GS_REPLAY_NTARGETS] = { 0.90, 0.95, 0.98, 1.00 };
 
+struct gs_strategy *gs_replay_start(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+				    const struct gs_prior *prior, uint64_t seed, size_t budget_n,
+				    struct gs_replay_run *out, size_t *cap)
+{
+	size_t n = rec->sp.n;
+	*cap = budget_n && budget_n < n ? budget_n : n;
+	memset(out, 0, sizeof *out);
+	out->cfg = gs_xmalloc((n ? n : 1) * sizeof *out->cfg);
+	out->cum_s = gs_xmalloc((n ? n : 1) * sizeof *out->cum_s);
+	struct gs_strategy *s = gs_strategy_new(ops, &rec->sp, prior, seed);
+	if (s && budget_n == GS_REPLAY_OWN && gs_strategy_planned(s))
+		*cap = gs_strategy_planned(s);
+	return s;
+}
+
 /* The loop of both: past set, the run goes on after budget_s until the
  * optimum has been seen (the budget spent) and records where it ran out. */
 static void run(const struct gs_record *rec, const struct gs_strategy_ops *ops,
 		const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
 		int past, struct gs_replay_run *out)
 {
-	size_t n = rec->sp.n, cap = budget_n && budget_n < n ? budget_n : n;
-	memset(out, 0, sizeof *out);
-	out->cfg = gs_xmalloc((n ? n : 1) * sizeof *out->cfg);
-	out->cum_s = gs_xmalloc((n ? n : 1) * sizeof *out->cum_s);
-	struct gs_strategy *s = gs_strategy_new(ops, &rec->sp, prior, seed);
+	size_t cap;
+	struct gs_strategy *s = gs_replay_start(rec, ops, prior, seed, budget_n, out, &cap);
 	if (!s)
 		return;
-	if (budget_n == GS_REPLAY_OWN && gs_strategy_planned(s))
-		cap = gs_strategy_planned(s);
 	double clock = 0, opt = past ? gs_record_optimum(rec) : 0;
 	int spent = 0, found = 0;
 	while (out->n < cap) {

@@ -58,6 +58,12 @@ void gs_replay_run_jobs(const struct gs_record *rec, const struct gs_strategy_op
 			const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
 			int past, unsigned jobs, struct gs_replay_run *out);
 void gs_replay_run_release(struct gs_replay_run *r);
+/* For the replays' loops: out's arrays allocated for the record, the
+ * strategy made (NULL: it needs a prior), and *cap the evaluations
+ * budget_n admits (the strategy's own plan for GS_REPLAY_OWN). */
+struct gs_strategy *gs_replay_start(const struct gs_record *rec, const struct gs_strategy_ops *ops,
+				    const struct gs_prior *prior, uint64_t seed, size_t budget_n,
+				    struct gs_replay_run *out, size_t *cap);
 
 /* Fractions of the optimum's performance the report gives. */
 #define GS_REPLAY_NTARGETS 4

@@ -42,15 +42,10 @@ void gs_replay_run_jobs(const struct gs_record *rec, const struct gs_strategy_op
 			const struct gs_prior *prior, uint64_t seed, size_t budget_n, double budget_s,
 			int past, unsigned jobs, struct gs_replay_run *out)
 {
-	size_t n = rec->sp.n, cap = budget_n && budget_n < n ? budget_n : n;
-	memset(out, 0, sizeof *out);
-	out->cfg = gs_xmalloc((n ? n : 1) * sizeof *out->cfg);
-	out->cum_s = gs_xmalloc((n ? n : 1) * sizeof *out->cum_s);
-	struct gs_strategy *s = gs_strategy_new(ops, &rec->sp, prior, seed);
+	size_t n = rec->sp.n, cap;
+	struct gs_strategy *s = gs_replay_start(rec, ops, prior, seed, budget_n, out, &cap);
 	if (!s)
 		return;
-	if (budget_n == GS_REPLAY_OWN && gs_strategy_planned(s))
-		cap = gs_strategy_planned(s);
 	if (!jobs)
 		jobs = 1;
 	/* slots in proposal order; out->cfg doubles as the arrival order */
