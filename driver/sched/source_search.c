@@ -15,8 +15,9 @@
  * Under a time budget, what a run measures depends on the timing anyway
  * (how many results fit in the time), so there results are delivered in
  * the order they arrive, with the same window: on a compile-heavy space
- * (results/search/live-h200/) that measured about twice the configurations
- * in the same time, and `replay --jobs` shows it on any recorded sweep.
+ * (results/search/live-h200/) that measured three to five times the
+ * configurations in the same time, and `replay --jobs` shows it on any
+ * recorded sweep.
  * Such a search is not repeatable, but what it measured stays measured: a
  * rerun observes the stored results as the strategy proposes them.
  *
