@@ -20,6 +20,9 @@
 //          (BX = 8, 16, 32); L1: every block re-reads the same tile; L2: each
 //          block walks 16 steps of 8 lines along its own rows, 16 MiB in all
 //          (> L1, < L2); plain loads (LDG.E) and __ldg (LDG.E.CONSTANT);
+//   skew   G lines, lane l reading word l of its line: 32 banks, one
+//          wavefront, G sectors (a cost per sector apart from the banks');
+//          table: a random gather of 32 words from 4 KiB (a lookup table);
 //   shift  32 consecutive words shifted 0 to 31 words from a line's start
 //          (2 lines unless aligned, a convolution's taps), and L1 tiles of
 //          pitch 4106 words (conv11's rows, no multiple of a line): these
@@ -208,6 +211,41 @@ static Case lines_case(int g, int s, int pitch, char *name, size_t namelen)
 	return c;
 }
 
+/* G lines (pitch words apart), 32/G lanes in each, lane l reading word l
+ * of its line: the 32 lanes on 32 different banks, so one wavefront by
+ * the banks whatever G, over G lines and G sectors (32/G <= 8 lanes a
+ * line fall in one sector) -- a cost per sector apart from the banks'.
+ * table: each lane a word drawn at random (fixed seed, per thread) from
+ * 1024 (4 KiB), a lookup table's gather: about 28 sectors over 32 lines,
+ * a few lanes a bank. */
+static Case skew_case(int g, int pitch, char *name, size_t namelen)
+{
+	Case c = {};
+	int per = 32 / g;
+	for (int t = 0; t < TPB; t++) {
+		int lane = t % 32;
+		c.off[t] = (lane / per) * pitch + lane;
+	}
+	c.nb = 1;
+	snprintf(name, namelen, "skew G=%d pitch=%d", g, pitch);
+	c.what = name;
+	return c;
+}
+
+static Case table_case(char *name, size_t namelen)
+{
+	Case c = {};
+	unsigned x = 12345;
+	for (int t = 0; t < TPB; t++) {
+		x = x * 1103515245u + 12345u;
+		c.off[t] = (int)((x >> 8) % 1024);
+	}
+	c.nb = 1;
+	snprintf(name, namelen, "table 1024 words, random");
+	c.what = name;
+	return c;
+}
+
 /* a warp's 32 lanes on consecutive words, shifted by `shift` words from a
  * line's start: 1 line (4 sectors) aligned, else 2 lines (5 sectors) */
 static Case shift_case(int shift, char *name, size_t namelen)
@@ -333,6 +371,18 @@ int main()
 		       rv[k - 1].lines, rv[k].lines, rv[k - 1].sectors, rv[k].sectors,
 		       (rv[k].cyc_clk - rv[k - 1].cyc_clk) / (rv[k].lines - rv[k - 1].lines));
 
+	/* one wavefront over 4 to 32 lines and sectors; a table's gather */
+	for (int pitch : { 32, 4096 })
+		for (int g : { 4, 8, 16, 32 }) {
+			Case c = skew_case(g, pitch, names[nn], sizeof names[0]);
+			nn++;
+			run(d, c);
+		}
+	{
+		Case c = table_case(names[nn], sizeof names[0]);
+		nn++;
+		run(d, c);
+	}
 	/* unaligned contiguous warps (a convolution's taps): 2 lines, 5 sectors */
 	for (int sh : { 0, 1, 4, 8, 16, 31 }) {
 		Case c = shift_case(sh, names[nn], sizeof names[0]);
