@@ -22,7 +22,9 @@
 //          (> L1, < L2); plain loads (LDG.E) and __ldg (LDG.E.CONSTANT);
 //   skew   G lines, lane l reading word l of its line: 32 banks, one
 //          wavefront, G sectors (a cost per sector apart from the banks');
-//          table: a random gather of 32 words from 4 KiB (a lookup table);
+//          spread: the same 32 banks over G lines, 32 sectors (a cost per
+//          line apart from one per sector); table: a random gather of 32
+//          words from 4 KiB (a lookup table);
 //   shift  32 consecutive words shifted 0 to 31 words from a line's start
 //          (2 lines unless aligned, a convolution's taps), and L1 tiles of
 //          pitch 4106 words (conv11's rows, no multiple of a line): these
@@ -232,6 +234,22 @@ static Case skew_case(int g, int pitch, char *name, size_t namelen)
 	return c;
 }
 
+/* G lines, lane l reading word l of line l % G: still 32 banks and one
+ * wavefront, but 32 sectors over G lines (32/G sectors in each): a cost
+ * per sector apart from one per line. */
+static Case spread_case(int g, int pitch, char *name, size_t namelen)
+{
+	Case c = {};
+	for (int t = 0; t < TPB; t++) {
+		int lane = t % 32;
+		c.off[t] = (lane % g) * pitch + lane;
+	}
+	c.nb = 1;
+	snprintf(name, namelen, "spread G=%d pitch=%d", g, pitch);
+	c.what = name;
+	return c;
+}
+
 static Case table_case(char *name, size_t namelen)
 {
 	Case c = {};
@@ -378,6 +396,11 @@ int main()
 			nn++;
 			run(d, c);
 		}
+	for (int g : { 1, 2, 4, 8, 16 }) {
+		Case c = spread_case(g, 4096, names[nn], sizeof names[0]);
+		nn++;
+		run(d, c);
+	}
 	{
 		Case c = table_case(names[nn], sizeof names[0]);
 		nn++;
