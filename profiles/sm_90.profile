@@ -79,6 +79,7 @@ l1_line = 128                # [PG] 128-byte lines of four 32-byte sectors
 l1_assoc = 4                 # (est.)
 l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 56 with 16 warps)
 l1_wave_cycles = 1.0         # [L1] SM cycles per wavefront of an L1-hit warp load, its words in 32 banks
+l1_wave_lines = 4            # [L1] 128-byte lines a wavefront serves at most (spread G=8: 32 sectors in 8 lines, 2.00)
                              # as shared memory's: 1.00 per distinct word a bank serves, whatever the lines
 l2_bytes = 52428800          # [SPEC] [H100] 50 MB
 l2_bw_gbs = 10855            # [H100] 16 MiB read 20 times by 528 blocks

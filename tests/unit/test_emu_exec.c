@@ -1297,6 +1297,59 @@ START_TEST(test_probe_partial_lines)
 }
 END_TEST
 
+/* tests/emu/hottable.cu: a table gathered at every step while each warp
+ * streams its own words stays in the L1 (reuse.c: a reload of a sector
+ * still held brings nothing in, so only the streamed sectors count between
+ * two loads of a table sector), with 32 warps a block, whose share of the
+ * 64 KiB makes a gap of 64 sectors: counting every sector a warp loads
+ * (about 29 a step) put many of the table's hits out of the L1. */
+START_TEST(test_probe_hot_table)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/hottable.cu", NULL, NULL))
+		return;
+	enum { T = 1024 };
+	int steps = 64;
+	uint64_t dtab = kbuf(&k, 512 * 4, NULL), drec = kbuf(&k, (size_t)steps * T * 4, NULL),
+		 dout = kbuf(&k, T * 4, NULL);
+	void *args[] = { &dtab, &drec, &dout, &steps };
+	struct gs_emu_blockstat st;
+	sampled_block(&k, "hot", 1, T, args, 0, &st);
+	/* nearly only the streamed sectors (4 a warp a step) and the table's
+	 * first loads miss (8,445 of 8,256 so counted; every sector counted,
+	 * 32,762) */
+	ck_assert_uint_le(st.l1_miss, ((uint64_t)(T / 32) * steps * 4 + 64) * 11 / 10);
+	gs_emu_blockstat_release(&st);
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/l1spread.cu: a warp load on 32 banks whose 32 sectors lie in
+ * g lines takes a wavefront per 4 lines (l1_wave_lines; l1lines.cu's spread
+ * cases on the H200, results/ubench-l1skew-h200.txt: 2.00 cycles for 8
+ * lines, 4.00 for 16), where the banks alone give one. */
+START_TEST(test_probe_l1_lines)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/l1spread.cu", NULL, NULL))
+		return;
+	enum { T = 64 };
+	int steps = 16;
+	uint64_t dtab = kbuf(&k, (size_t)32 * 4096 * 4, NULL), dout = kbuf(&k, 4 * T * 4, NULL);
+	static const int gs[] = { 1, 4, 8, 16, 32 };
+	static const unsigned waves[] = { 1, 1, 2, 4, 8 };
+	for (int i = 0; i < 5; i++) {
+		int g = gs[i];
+		void *args[] = { &dtab, &dout, &g, &steps };
+		struct gs_emu_blockstat st;
+		sampled_block(&k, "spread", 1, T, args, 0, &st);
+		ck_assert_uint_eq(st.l1_waves, (uint64_t)(T / 32) * steps * waves[i]);
+		gs_emu_blockstat_release(&st);
+	}
+	kfree(&k);
+}
+END_TEST
+
 /* tests/emu/phases.cu: a block that loads its words through 32 L1
  * wavefronts each and then computes on them in a loop would, its warps in
  * step, take the two parts one after the other: the excess over the busier
@@ -2072,7 +2125,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_hot_table, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

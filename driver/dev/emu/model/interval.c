@@ -12,11 +12,13 @@
  *           all of them over subpartitions x issue_per_sub schedulers;
  *   smem    shared-memory wavefronts, one per clock: warp accesses plus
  *           bank-conflict replays [PG];
- *   l1      32-byte sectors of global and local loads, l1_bw bytes a clock,
- *           or their wavefronts in the L1's 32 data banks, counted as shared
- *           memory's, l1_wave_cycles each, when that is more (l1lines.cu
- *           [L1]: a warp load of a tile of 8-wide rows 16 KiB apart takes 4
- *           cycles, where its 4 sectors take 1 at l1_bw);
+ *   l1      the wavefronts of global and local loads in the L1's 32 data
+ *           banks, counted as shared memory's and at most l1_wave_lines
+ *           lines each, l1_wave_cycles each (l1lines.cu [L1]: a warp load of
+ *           a tile of 8-wide rows 16 KiB apart takes 4 cycles, 32 sectors on
+ *           32 banks in 8 lines 2), or the sectors the misses bring in at
+ *           l1_bw bytes a clock when that is more (without l1_wave_lines,
+ *           every sector);
  *   const   the constant cache's port: warp loads whose lanes read several
  *           words serialize (probe.c, const.wN [H100]); a load of one word
  *           a warp takes an issue slot but not the LSU's pipe;
@@ -250,7 +252,10 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 	double dispatch = all / (p->subpartitions * p->issue_per_sub);
 	s->smem /= s->wsum;
 	s->exposed /= s->wsum;
-	double l1c = s->l1 / s->wsum * 32 / p->l1_bw;
+	/* with lines a wavefront (probe.c's waves), the sectors at l1_bw
+	 * bound only the misses' fills: an L1 hit's bytes are the
+	 * wavefronts' (results/ubench-l1skew-h200.txt) */
+	double l1c = (p->l1_wave_lines >= 1 ? s->miss : s->l1) / s->wsum * 32 / p->l1_bw;
 	if (s->waves / s->wsum * p->l1_wave_cycles > l1c)
 		l1c = s->waves / s->wsum * p->l1_wave_cycles;
 	double thr = issue;

@@ -420,7 +420,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
 }
 
 /* The SM cycles of the busiest of an SM's ports for some work: the pipes,
- * the schedulers, shared memory's wavefronts and the L1 (its bytes, or its
+ * the schedulers, shared memory's wavefronts and the L1 (the sectors at
+ * l1_bw -- with l1_wave_lines, only those misses bring in -- or its
  * wavefronts where the profile gives l1_wave_cycles), as in interval.c. */
 static double port_cycles(const struct gs_emu_profile *pf, const double inst[GS_EMU_NCLASS],
 			  double smem, double sectors, double waves)
@@ -860,6 +861,76 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
 		p->asect[p->nas++] = (struct gs_emu_atomsec){ sec[i], 1 };
 }
 
+/* The L1's wavefronts for one warp load where a wavefront also serves at
+ * most `lines` distinct 128-byte lines: lanes grouped as shared memory's
+ * (a warp of 4-byte words, a half-warp of 8, a quarter of 16), each
+ * group's distinct words packed first-fit in lane order into wavefronts
+ * of one word a bank (the same word shared) and at most `lines` lines.
+ * scripts/bench/ubench/l1lines.cu on the H200 (results/ubench-l1skew-h200.txt):
+ * 32 sectors in 8 lines on 32 banks take 2.00 cycles, in 16 lines 4.00, in
+ * 32 lines 8.0; a random gather of 32 words from 4 KiB 6.49, which this
+ * packing puts at 5.75 (the banks alone 3.4, the sectors at 128 bytes a
+ * clock 7.06). */
+static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsigned lines)
+{
+	enum { MAXW = 4 * GS_WARP };
+	unsigned words = size < 4 ? 1 : size / 4;
+	unsigned group = size <= 4 ? GS_WARP : 128 / size;
+	uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
+	unsigned total = 0;
+	for (unsigned g0 = 0; g0 < GS_WARP; g0 += group) {
+		uint32_t gm = m & (gmask << g0);
+		if (!gm)
+			continue;
+		/* the common case: words within 32 of each other in few lines */
+		uint64_t lo = UINT64_MAX, hi = 0;
+		for (uint32_t mm = gm; mm; mm &= mm - 1) {
+			uint64_t wd = addr[__builtin_ctz(mm)] >> 2;
+			lo = wd < lo ? wd : lo;
+			hi = wd > hi ? wd : hi;
+		}
+		hi += words - 1;
+		if (hi - lo < 32 && (hi >> 5) - (lo >> 5) < lines) {
+			total++;
+			continue;
+		}
+		static _Thread_local uint64_t bank[MAXW][32], line[MAXW][8];
+		unsigned nl[MAXW], nw = 0;
+		for (uint32_t mm = gm; mm; mm &= mm - 1) {
+			uint64_t w0 = addr[__builtin_ctz(mm)] >> 2;
+			for (unsigned k = 0; k < words; k++) {
+				uint64_t w = w0 + k, ln = w >> 5;
+				unsigned b = (unsigned)(w & 31), f = 0;
+				for (; f < nw; f++) {
+					if (bank[f][b] != UINT64_MAX && bank[f][b] != w)
+						continue;
+					unsigned j = 0;
+					while (j < nl[f] && line[f][j] != ln)
+						j++;
+					if (j < nl[f] || nl[f] < lines)
+						break;
+				}
+				if (f == nw) {
+					if (nw == MAXW)
+						break;
+					for (unsigned i = 0; i < 32; i++)
+						bank[f][i] = UINT64_MAX;
+					nl[f] = 0;
+					nw++;
+				}
+				bank[f][b] = w;
+				unsigned j = 0;
+				while (j < nl[f] && line[f][j] != ln)
+					j++;
+				if (j == nl[f])
+					line[f][nl[f]++] = ln;
+			}
+		}
+		total += nw;
+	}
+	return total;
+}
+
 /* 1 with the memo's count in *nw when the warp's active lanes are the
  * memo's, each moved by the same multiple of 128 bytes (struct wmemo). */
 static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, unsigned size,
@@ -944,11 +1015,16 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 								       : NULL;
 			unsigned nw = 0;
 			if (!wm || !same_waves(wm, addr, m, size, &nw)) {
-				unsigned group = size <= 4 ? GS_WARP : 128 / size;
-				uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
-				for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
-					nw += (m & (gmask << g0)) != 0;
-				nw += gs_x_banks(32, addr, m, size);
+				if (pf->l1_wave_lines >= 1) {
+					unsigned ln = pf->l1_wave_lines < 8 ? (unsigned)pf->l1_wave_lines : 8;
+					nw = l1_waves(addr, m, size, ln);
+				} else {
+					unsigned group = size <= 4 ? GS_WARP : 128 / size;
+					uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
+					for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
+						nw += (m & (gmask << g0)) != 0;
+					nw += gs_x_banks(32, addr, m, size);
+				}
 				if (wm) {
 					memcpy(wm->addr, addr, sizeof wm->addr);
 					wm->m = m;
@@ -988,7 +1064,9 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 				sec[nf++] = sc;
 		}
 		miss = nf;
-		p->iv_sectors += u;
+		/* with lines a wavefront, the sectors' bytes bound only what
+		 * comes in from the L2 */
+		p->iv_sectors += pf->l1_wave_lines >= 1 ? miss + lost : u;
 		if (pc < p->ncode)
 			p->pc_sectors[pc] += u;
 		p->l1_hit += u - miss - lost;

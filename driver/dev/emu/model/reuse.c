@@ -30,7 +30,15 @@
  * the SM, and misses the L2 too when g times the GPU's resident warps times
  * 32 bytes reaches half the L2 (the gaps, set by the probe).  A sector
  * another warp loaded last is left to the probe's L1: warps that share
- * data load it at about the same time. */
+ * data load it at about the same time.
+ *
+ * The gap counts the sectors a load brings in, not every sector it reads:
+ * a sector the warp loaded less than a gap ago is still in the L1, and
+ * loading it again pushes nothing out.  A lookup table gathered at every
+ * step while the warp streams its own words (sbox.space's __ldg tables,
+ * tests/emu/hottable.cu) stays in the L1, as on the H100, where counting
+ * the table's own reloads had put a fifth of its loads out to DRAM.  The
+ * records of reuse.cu are each loaded once a pass, so its figures hold. */
 #include "dev/emu/model/reuse.h"
 
 #include <stdlib.h>
@@ -47,6 +55,7 @@ struct slot {
 struct gs_reuse {
 	unsigned nwarps;
 	uint64_t *count;  /* per warp: sectors loaded */
+	uint64_t *base;   /* per warp: count when its current load began */
 	struct slot *t;
 	size_t cap, n;    /* a power of two; used slots */
 	double gap_l1, gap_l2;
@@ -61,9 +70,10 @@ struct gs_reuse *gs_reuse_new(unsigned nwarps, double gap_l1, double gap_l2)
 	r->gap_l1 = gap_l1;
 	r->gap_l2 = gap_l2;
 	r->count = calloc(nwarps ? nwarps : 1, sizeof *r->count);
+	r->base = calloc(nwarps ? nwarps : 1, sizeof *r->base);
 	r->cap = 4096;
 	r->t = calloc(r->cap, sizeof *r->t);
-	if (!r->count || !r->t) {
+	if (!r->count || !r->base || !r->t) {
 		gs_reuse_free(r);
 		return NULL;
 	}
@@ -75,6 +85,7 @@ void gs_reuse_free(struct gs_reuse *r)
 	if (!r)
 		return;
 	free(r->count);
+	free(r->base);
 	free(r->t);
 	free(r);
 }
@@ -82,6 +93,7 @@ void gs_reuse_free(struct gs_reuse *r)
 void gs_reuse_begin(struct gs_reuse *r)
 {
 	memset(r->count, 0, r->nwarps * sizeof *r->count);
+	memset(r->base, 0, r->nwarps * sizeof *r->base);
 	memset(r->t, 0, r->cap * sizeof *r->t);
 	r->n = 0;
 }
@@ -119,8 +131,11 @@ int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned 
 		return 0;
 	/* the window is whole loads, from the one after the last load of the
 	 * sector to this one: in step, every other warp loads all of its
-	 * live sectors in it, as many as this warp's loads in it hold */
-	uint64_t now = r->count[warp]++ - i + u, key = sector + 1;
+	 * live sectors in it, as many as this warp's loads in it hold (the
+	 * sectors of this load counted as if all came in) */
+	if (i == 0)
+		r->base[warp] = r->count[warp];
+	uint64_t now = r->base[warp] + u, key = sector + 1;
 	if (2 * (r->n + 1) > r->cap && grow(r) < 0)
 		return 0;
 	size_t j = hash(key, r->cap);
@@ -128,13 +143,17 @@ int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned 
 		j = (j + 1) & (r->cap - 1);
 	struct slot *s = &r->t[j];
 	int out = 0;
+	/* a sector still held brings nothing in: only the others count */
+	int held = s->key && s->warp == warp && (now <= s->at || (double)(now - s->at) < r->gap_l1);
+	if (!held)
+		r->count[warp]++;
 	if (!s->key) {
 		s->key = key;
 		r->n++;
 	} else if (s->warp == warp && t >= s->ready) {
 		/* (a load issued before the last one's data came joins it in
 		 * flight: the loads of a record unrolled together read it once) */
-		double g = (double)(now - s->at);
+		double g = now > s->at ? (double)(now - s->at) : 0;
 		int l1 = probe_hit && g >= r->gap_l1;
 		if (l1)
 			out |= GS_REUSE_L1;
