@@ -862,7 +862,9 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
 }
 
 /* The L1's wavefronts for one warp load where a wavefront also serves at
- * most `lines` distinct 128-byte lines: lanes grouped as shared memory's
+ * most `lines` distinct 128-byte lines (0: any number, shared memory's
+ * rule, a wavefront per distinct word the busiest bank is asked for):
+ * lanes grouped as shared memory's
  * (a warp of 4-byte words, a half-warp of 8, a quarter of 16), each
  * group's distinct words packed first-fit in lane order into wavefronts
  * of one word a bank (the same word shared) and at most `lines` lines.
@@ -890,7 +892,7 @@ static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsign
 			hi = wd > hi ? wd : hi;
 		}
 		hi += words - 1;
-		if (hi - lo < 32 && (hi >> 5) - (lo >> 5) < lines) {
+		if (hi - lo < 32 && (!lines || (hi >> 5) - (lo >> 5) < lines)) {
 			total++;
 			continue;
 		}
@@ -907,7 +909,7 @@ static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsign
 					unsigned j = 0;
 					while (j < nl[f] && line[f][j] != ln)
 						j++;
-					if (j < nl[f] || nl[f] < lines)
+					if (!lines || j < nl[f] || nl[f] < lines)
 						break;
 				}
 				if (f == nw) {
@@ -922,7 +924,7 @@ static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsign
 				unsigned j = 0;
 				while (j < nl[f] && line[f][j] != ln)
 					j++;
-				if (j == nl[f])
+				if (j == nl[f] && lines)
 					line[f][nl[f]++] = ln;
 			}
 		}
@@ -1015,16 +1017,8 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 								       : NULL;
 			unsigned nw = 0;
 			if (!wm || !same_waves(wm, addr, m, size, &nw)) {
-				if (pf->l1_wave_lines >= 1) {
-					unsigned ln = pf->l1_wave_lines < 8 ? (unsigned)pf->l1_wave_lines : 8;
-					nw = l1_waves(addr, m, size, ln);
-				} else {
-					unsigned group = size <= 4 ? GS_WARP : 128 / size;
-					uint32_t gmask = group >= 32 ? GS_ALL : (1u << group) - 1;
-					for (unsigned g0 = 0; g0 < GS_WARP; g0 += group)
-						nw += (m & (gmask << g0)) != 0;
-					nw += gs_x_banks(32, addr, m, size);
-				}
+				unsigned ln = pf->l1_wave_lines < 1 ? 0 : pf->l1_wave_lines < 8 ? (unsigned)pf->l1_wave_lines : 8;
+				nw = l1_waves(addr, m, size, ln);
 				if (wm) {
 					memcpy(wm->addr, addr, sizeof wm->addr);
 					wm->m = m;
