@@ -143,17 +143,17 @@ int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned 
 		j = (j + 1) & (r->cap - 1);
 	struct slot *s = &r->t[j];
 	int out = 0;
+	int mine = s->key && s->warp == warp;
+	double g = mine && now > s->at ? (double)(now - s->at) : 0;
 	/* a sector still held brings nothing in: only the others count */
-	int held = s->key && s->warp == warp && (now <= s->at || (double)(now - s->at) < r->gap_l1);
-	if (!held)
+	if (!mine || g >= r->gap_l1)
 		r->count[warp]++;
 	if (!s->key) {
 		s->key = key;
 		r->n++;
-	} else if (s->warp == warp && t >= s->ready) {
+	} else if (mine && t >= s->ready) {
 		/* (a load issued before the last one's data came joins it in
 		 * flight: the loads of a record unrolled together read it once) */
-		double g = now > s->at ? (double)(now - s->at) : 0;
 		int l1 = probe_hit && g >= r->gap_l1;
 		if (l1)
 			out |= GS_REUSE_L1;
