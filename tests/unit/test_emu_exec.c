@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "dev/emu.h"
+#include "dev/emu/interp/exec_int.h"
 #include "dev/emu/interp/ptx_int.h"
 #include "dev/emu/model/model.h"
 #include "gen/gen.h"
@@ -311,6 +312,27 @@ START_TEST(test_bank_conflicts)
 	ck_assert_uint_eq(shared_access("g80", 2), 2 * 2 * 1);
 	ck_assert_uint_eq(shared_access("g80", 16), 2 * 2 * 15);
 	ck_assert_uint_eq(shared_access("g80", 1), 0);
+}
+END_TEST
+
+/* A warp's wide shared load as the H200 served ldswide.cu's cases
+ * (results/ubench-ldswide-h200.txt): wavefronts less one. */
+START_TEST(test_bank_conflicts_wide)
+{
+	uint64_t a[32];
+	static const struct {
+		unsigned size, pitch, half, waves;
+	} c[] = {
+		{ 16, 0, 0, 2 },  { 16, 16, 0, 4 }, { 16, 64, 0, 16 }, { 16, 16, 1, 4 },
+		{ 8, 0, 0, 1 },   { 8, 8, 0, 2 },   { 8, 64, 0, 16 },  { 8, 8, 1, 2 },
+		{ 4, 0, 0, 1 },   { 4, 4, 0, 1 },   { 4, 64, 0, 16 },  { 4, 4, 1, 1 },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		for (unsigned l = 0; l < 32; l++)
+			a[l] = 4096 + (uint64_t)(c[i].half ? l % 16 : l) * c[i].pitch;
+		ck_assert_msg(gs_x_banks_load(32, a, GS_ALL, c[i].size) + 1 == c[i].waves,
+			      "case %zu: %u", i, gs_x_banks_load(32, a, GS_ALL, c[i].size) + 1);
+	}
 }
 END_TEST
 
@@ -2125,7 +2147,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_hot_table, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_hot_table, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -436,6 +436,8 @@ void gs_x_coalesce(int cc10, const uint64_t *addr, uint32_t m, unsigned size, ui
 		   uint64_t *bytes);
 /* extra replays of one warp's shared access */
 unsigned gs_x_banks(int banks, const uint64_t *addr, uint32_t m, unsigned size);
+/* the same for a shared load, as the H200 serves wide ones (exec_mem.c) */
+unsigned gs_x_banks_load(int banks, const uint64_t *addr, uint32_t m, unsigned size);
 
 /* Sorts a warp's values v[0..n) ascending in place, for the executor's
  * counters and the probe (model/probe.c).  An insertion sort: a warp's

@@ -364,6 +364,42 @@ unsigned gs_x_banks(int banks, const uint64_t *addr, uint32_t m, unsigned size)
 	return extra;
 }
 
+/* Extra wavefronts of a warp's shared load of 8 or 16 bytes a lane on 32
+ * banks, measured (scripts/bench/ubench/ldswide.cu on an H200,
+ * results/ubench-ldswide-h200.txt): not gs_x_banks's groups of lanes that
+ * fill 128 bytes, each one wavefront at least, but the whole warp's words
+ * by the banks' rule, and at least 2 wavefronts (8 bytes) or 4 (16)
+ * unless every lane reads the same address: then 1 or 2.  Consecutive
+ * 16-byte rows 4.05 cycles, rows 64 bytes apart 16.1, two lanes a row 4.05,
+ * one row for the warp 2.06; 8 bytes: 2.01, 16.1, 2.01 and 1.05.  Other
+ * sizes, and 16 banks, as gs_x_banks. */
+unsigned gs_x_banks_load(int banks, const uint64_t *addr, uint32_t m, unsigned size)
+{
+	if (banks != 32 || (size != 8 && size != 16) || !m)
+		return gs_x_banks(banks, addr, m, size);
+	uint64_t first = addr[__builtin_ctz(m)];
+	int same = 1;
+	for (uint32_t mm = m; mm && same; mm &= mm - 1)
+		same = addr[__builtin_ctz(mm)] == first;
+	if (same)
+		return size == 8 ? 0 : 1;
+	uint64_t w[4 * GS_WARP];
+	unsigned n = 0, words = size / 4;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t wd = addr[__builtin_ctz(mm)] >> 2;
+		for (unsigned i = 0; i < words; i++)
+			w[n++] = wd + i;
+	}
+	gs_x_sort_warp(w, n);
+	unsigned per[32] = { 0 }, deg = words;
+	for (unsigned i = 0; i < n; i++)
+		if (!i || w[i] != w[i - 1]) {
+			unsigned bk = (unsigned)w[i] & 31;
+			deg = ++per[bk] > deg ? per[bk] : deg;
+		}
+	return deg - 1;
+}
+
 static void count(struct gs_xctx *x, int rs, int store, const uint64_t *addr, uint32_t m,
 		  unsigned size)
 {
@@ -401,7 +437,8 @@ static void count(struct gs_xctx *x, int rs, int store, const uint64_t *addr, ui
 			c->sst_inst++;
 		else
 			c->sld_inst++;
-		c->bank_conflicts += gs_x_banks(x->banks, addr, m, size);
+		c->bank_conflicts += store ? gs_x_banks(x->banks, addr, m, size)
+					   : gs_x_banks_load(x->banks, addr, m, size);
 		break;
 	case R_LOCAL:
 		if (store)
@@ -535,7 +572,8 @@ static inline void shared_count(struct gs_xctx *x, int store, const uint64_t *ad
 	else
 		x->c.sld_inst++;
 	if (!(size == 4 && x->banks == 32 && narrow))
-		x->c.bank_conflicts += gs_x_banks(x->banks, addr, m, size);
+		x->c.bank_conflicts += store ? gs_x_banks(x->banks, addr, m, size)
+					     : gs_x_banks_load(x->banks, addr, m, size);
 }
 
 /* shared32's most common case: every lane active (and for 32-bit
