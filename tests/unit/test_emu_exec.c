@@ -1372,6 +1372,82 @@ START_TEST(test_probe_l1_lines)
 }
 END_TEST
 
+/* tests/emu/ldsrow.cu: runs of four scalar shared loads of a row.  ptxas
+ * merges rows128's into one LDS.128 and keeps ldsrow's apart (sass.c reads
+ * the widest LDS: 16 and 4 bytes).  Where the machine code has LDS.128, a
+ * row aligned to 16 bytes costs one instruction (xinst takes three off
+ * each run) and the wide load's wavefronts (gs_x_banks_load): a broadcast
+ * row two where the four loads took four, a warp's 32 consecutive rows
+ * four where they took sixteen (four lanes a bank each).  A row off its alignment, or
+ * machine code without wide loads, counts as the PTX says. */
+static void lds_block(struct kmod *k, unsigned lds_bytes, void **args, struct gs_emu_blockstat *st)
+{
+	uint64_t only = 0;
+	struct gs_emu_counters c;
+	char err[512];
+	struct gs_emu_launch l = {
+		.mod = k->m, .entry = gs_ptx_entry(k->m, "ldsrow"), .grid = { 1, 1, 1 },
+		.block = { 64, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
+		.mem = &k->mem, .threads = 1, .only = &only, .nonly = 1, .stats = st,
+		.l1_bytes = 65536, .blocks_per_sm = 4, .lds_bytes = lds_bytes,
+	};
+	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
+}
+
+START_TEST(test_probe_lds_runs)
+{
+	static struct gs_nvrtc *nv;
+	if (!nv && !(nv = gs_test_nvrtc(__FILE__, "tests/emu/ldsrow.cu")))
+		return;
+	char *src;
+	size_t len;
+	ck_assert_int_eq(gs_read_file("tests/emu/ldsrow.cu", &src, &len), 0);
+	const char *o[] = { "-arch=sm_90" };
+	struct gs_compile_in in = { .name = "ldsrow.cu", .source = src, .opts = o, .nopts = 1,
+				    .want_ptx = 1, .want_cubin = 1 };
+	struct gs_compile_out out;
+	memset(&out, 0, sizeof out);
+	ck_assert_int_eq(gs_nvrtc_compile(nv, &in, &out), 0);
+	ck_assert_msg(out.ok, "%s", out.log);
+	struct gs_emu_code wide, narrow;
+	ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, "rows128", &wide), 0);
+	ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, "ldsrow", &narrow), 0);
+	ck_assert_uint_eq(wide.lds_bytes, 16);
+	ck_assert_uint_eq(narrow.lds_bytes, 4);
+	free(wide.win);
+	free(narrow.win);
+	gs_compile_out_release(&out, 0);
+	free(src);
+
+	struct kmod k;
+	if (kload(&k, "tests/emu/ldsrow.cu", NULL, NULL))
+		return;
+	enum { W = 2 };
+	int steps = 16, zero = 0, one = 1;
+	uint64_t dout = kbuf(&k, 64 * 4, NULL);
+	void *bcast[] = { &dout, &steps, &zero, &one }, *rows[] = { &dout, &steps, &zero, &zero };
+	void *off[] = { &dout, &steps, &one, &one };
+	struct gs_emu_blockstat b16, b0, r16, o16;
+	lds_block(&k, 16, bcast, &b16);
+	lds_block(&k, 0, bcast, &b0);
+	lds_block(&k, 16, rows, &r16);
+	lds_block(&k, 16, off, &o16);
+	double runs = W * steps;
+	ck_assert(b16.xinst[GS_EMU_MEM] == -3 * runs);
+	ck_assert(b16.smem_merged == 2 * runs);
+	ck_assert(b0.xinst[GS_EMU_MEM] == 0 && b0.smem_merged == 0);
+	ck_assert_uint_eq(b0.c.sld_inst, b16.c.sld_inst);
+	ck_assert(r16.xinst[GS_EMU_MEM] == -3 * runs);
+	ck_assert_msg(r16.smem_merged == 12 * runs, "%g", r16.smem_merged);
+	ck_assert(o16.xinst[GS_EMU_MEM] == 0 && o16.smem_merged == 0);
+	gs_emu_blockstat_release(&b16);
+	gs_emu_blockstat_release(&b0);
+	gs_emu_blockstat_release(&r16);
+	gs_emu_blockstat_release(&o16);
+	kfree(&k);
+}
+END_TEST
+
 /* tests/emu/phases.cu: a block that loads its words through 32 L1
  * wavefronts each and then computes on them in a loop would, its warps in
  * step, take the two parts one after the other: the excess over the busier
@@ -2147,7 +2223,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_hot_table, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -623,9 +623,10 @@ GS_X_CLONES static int shared32_all(struct gs_xctx *x, struct gs_xwarp *w, const
 	uint64_t addr[GS_WARP] __attribute__((aligned(64)));
 	int narrow = (hi >> 2) - (lo >> 2) <= 31;
 	int banks = !(size == 4 && x->banks == 32 && narrow);
-	/* the probe reads no address of a shared access: addr[] is left
-	 * unwritten where only the probe would be given it */
-	if (banks)
+	/* the probe reads a shared load's addresses only where ptxas
+	 * merged loads (model/ldsvec.c): addr[] is left unwritten where
+	 * nothing would read it */
+	if (banks || (x->pr && !store))
 		for (int l = 0; l < GS_WARP; l++)
 			addr[l] = a[l];
 	shared_count(x, store, addr, GS_ALL, size, narrow);

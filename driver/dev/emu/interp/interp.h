@@ -107,6 +107,9 @@ struct gs_emu_launch {
 	/* the cycles between a warp's issues its machine code asks
 	 * (model/sass.c); 0: not known, one a cycle */
 	double sass_gap;
+	/* the widest shared load of the machine code, in bytes (model/sass.c):
+	 * 8 or 16 where ptxas merged scalar ones (model/ldsvec.c); 0: none */
+	unsigned lds_bytes;
 	/* a sampled launch skips most iterations of long loops once they
 	 * repeat (exec_loops.c), where that saves a warp at least this many
 	 * instructions (GS_EMU_LOOP_MIN); 0: every iteration runs */

@@ -181,7 +181,8 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->wsum += w;
 		for (int c = 0; c < GS_EMU_NCLASS; c++)
 			s->inst[c] += w * ((double)b->c.warp_inst[c] + b->xinst[c]);
-		s->smem += w * (double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts);
+		s->smem += w * ((double)(b->c.sld_inst + b->c.sst_inst + b->c.bank_conflicts) -
+				b->smem_merged);
 		s->ccyc += w * b->const_cycles;
 		s->cuni += w * (double)b->const_uniform;
 		s->shfl += w * (double)b->shuffles;

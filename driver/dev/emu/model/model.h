@@ -98,6 +98,8 @@ struct gs_emu_blockstat {
 	double const_cycles;     /* SM cycles of the constant cache's serialization (probe.c) */
 	uint64_t const_uniform;  /* constant loads of one word a warp: issued, not on the LSU */
 	uint64_t shuffles;       /* warp shuffles (where the profile gives lat.shfl) */
+	double smem_merged;      /* shared-memory wavefronts runs of loads ptxas merged
+				  * save (ldsvec.c); their instructions are in xinst */
 	struct gs_emu_atomsec *atom; /* the sectors global atomics touched, sorted, each
 				      * with its warp requests; malloc'd */
 	size_t natom;
@@ -149,6 +151,28 @@ int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *l
  * (results/ubench-issuegap-h200.txt).  0 where the code is empty; -1 for
  * an architecture whose encoding is not known here. */
 int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap);
+/* sass.c: the widest shared-memory load (LDS) of the code, in bytes: 4, 8
+ * or 16; 0 where it has none.  -1 for an architecture whose encoding is
+ * not known here. */
+int gs_emu_sass_lds(const unsigned char *code, size_t len, int arch, unsigned *bytes);
+/* ldsvec.c: runs of scalar shared loads ptxas merges into one wider load.
+ * Per PTX instruction, set at a run's last load in code order: k loads of
+ * sz bytes, bytes in all, this one rel bytes past the first; k 0 for
+ * every other instruction. */
+struct gs_ldsvec {
+	uint8_t k, sz, bytes;
+	uint32_t rel;
+};
+struct gs_ins;
+/* The runs of a module's code, at most vmax bytes each (the widest LDS of
+ * its machine code); NULL where vmax is below 8 or memory ran out. */
+struct gs_ldsvec *gs_emu_ldsvec_runs(const struct gs_ins *code, size_t ncode, unsigned vmax);
+/* A warp's execution of run g's last load, at the lanes m's addresses:
+ * the instructions merging saves (0: the run is not aligned, nothing
+ * merged), and the shared-memory wavefronts of the run's loads apart and
+ * together. */
+int gs_emu_ldsvec_saving(const struct gs_ldsvec *g, int banks, const uint64_t *addr, uint32_t m,
+			 unsigned *apart, unsigned *together);
 /* What sass.c reads of `entry` of a cubin: its load windows, its code's
  * bytes, its longest loop's and its warps' issue gap.  -1 (all of it 0)
  * where the cubin or the architecture is not read here; win malloc'd. */
@@ -156,6 +180,7 @@ struct gs_emu_code {
 	uint8_t *win;
 	size_t nwin, text_bytes, loop_bytes;
 	double issue_gap;    /* gs_emu_sass_gap's; 0: not known */
+	unsigned lds_bytes;  /* gs_emu_sass_lds's */
 };
 int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out);
 

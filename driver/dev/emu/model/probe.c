@@ -99,6 +99,9 @@ struct gs_xprobe {
 	 * sectors and wavefronts over them, for the phases (phase_excess) */
 	uint32_t *ran;
 	double *pc_smem, *pc_sectors, *pc_waves;
+	double *pc_merged;   /* the memory instructions merged runs saved (ldsvec.c) */
+	struct gs_ldsvec *vec; /* runs of shared loads ptxas merges; NULL: none */
+	double smem_merged;  /* the wavefronts they saved */
 	int *inloop;         /* ncode + 1: phase_excess's scratch */
 	unsigned bps;
 	/* issues of each static instruction (saturating), for the loop code */
@@ -338,9 +341,10 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	p->issues = calloc(p->ncode ? p->ncode : 1, sizeof(*p->issues));
 	p->ran = calloc(p->ncode ? p->ncode : 1, sizeof(*p->ran));
 	p->inloop = calloc(p->ncode + 1, sizeof(*p->inloop));
-	p->pc_smem = calloc(3 * (p->ncode ? p->ncode : 1), sizeof(*p->pc_smem));
+	p->pc_smem = calloc(4 * (p->ncode ? p->ncode : 1), sizeof(*p->pc_smem));
 	p->pc_sectors = p->pc_smem ? p->pc_smem + p->ncode : NULL;
 	p->pc_waves = p->pc_smem ? p->pc_smem + 2 * p->ncode : NULL;
+	p->pc_merged = p->pc_smem ? p->pc_smem + 3 * p->ncode : NULL;
 	if (!p->issues || !p->ran || !p->pc_smem || !p->inloop || !p->ready || !p->pw || !p->way ||
 	    !p->reuse) {
 		gs_x_probe_free(p);
@@ -354,6 +358,9 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		gs_x_probe_free(p);
 		return NULL;
 	}
+	/* without the runs (out of memory) loads count as the PTX says */
+	if (p->p && x->l->lds_bytes >= 8)
+		p->vec = gs_emu_ldsvec_runs(p->code, p->ncode, x->l->lds_bytes);
 	return p;
 }
 
@@ -378,6 +385,7 @@ void gs_x_probe_free(struct gs_xprobe *p)
 	free(p->spread);
 	free(p->pi);
 	free(p->wm);
+	free(p->vec);
 	free(p);
 }
 
@@ -405,7 +413,8 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->iv_smem = p->iv_sectors = p->iv_waves = 0;
 	memset(p->issues, 0, p->ncode * sizeof(*p->issues));
 	memset(p->ran, 0, p->ncode * sizeof(*p->ran));
-	memset(p->pc_smem, 0, 3 * p->ncode * sizeof(*p->pc_smem));
+	memset(p->pc_smem, 0, 4 * p->ncode * sizeof(*p->pc_smem));
+	p->smem_merged = 0;
 	if (p->lcount)
 		memset(p->lcount, 0, p->nwarps * sizeof(*p->lcount));
 	p->win_sum = 0;
@@ -957,6 +966,28 @@ static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, 
 	return 1;
 }
 
+/* The last load of a run ptxas merged (ldsvec.c): one instruction for the
+ * run's k, taken off the memory pipe's count; its wavefronts together
+ * rather than each load's, taken off the counters' (the block's smem
+ * term) and off the probe's count of one a load (the barrier intervals'
+ * and the phases'). */
+static void merged_run(struct gs_xprobe *p, int banks, size_t pc, const uint64_t *addr, uint32_t m)
+{
+	unsigned apart, together;
+	int saved = gs_emu_ldsvec_saving(&p->vec[pc], banks, addr, m, &apart, &together);
+	if (!saved)
+		return;
+	p->xinst[GS_EMU_MEM] -= saved;
+	p->iv_inst[GS_EMU_MEM] -= saved;
+	p->pc_merged[pc] += saved;
+	p->smem_merged += (double)apart - together;
+	double one = (double)p->vec[pc].k - together;
+	if (one > 0) {
+		p->iv_smem -= one;
+		p->pc_smem[pc] -= one;
+	}
+}
+
 unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t *addr, uint32_t m,
 			unsigned size)
 {
@@ -976,6 +1007,8 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		p->iv_smem++;
 		if (pc < p->ncode)
 			p->pc_smem[pc]++;
+		if (!store && p->vec && pc < p->ncode && p->vec[pc].k)
+			merged_run(p, x->banks, pc, addr, m);
 		if (!store && in)
 			set_dests(p, &p->pi[in - p->code], p->pt + pf->lat_smem, p->pnm);
 		return 0;
@@ -1169,6 +1202,8 @@ static double phase_excess(const struct gs_xprobe *p)
 		const double *xs = p->pi[pc].xd == 2 ? idiv64 : p->pi[pc].xd == 1 ? idiv32 : NULL;
 		for (int c = 0; c < GS_EMU_NCLASS; c++) {
 			double v = (c == (int)cls ? k : 0) + (xs ? k * xs[c] : 0);
+			if (c == GS_EMU_MEM)
+				v -= p->pc_merged[pc] * f;
 			part[c] += v;
 			tot[c] += v;
 		}
@@ -1232,6 +1267,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->const_cycles = p->ccyc;
 	out->const_uniform = p->cuni;
 	out->shuffles = p->shfl;
+	out->smem_merged = p->smem_merged;
 	if (p->nas)
 		atom_merge(p);
 	out->atom = p->asect;
@@ -1268,7 +1304,7 @@ void gs_emu_blockstat_release(struct gs_emu_blockstat *b)
  * instructions [lo, hi] (after the fixed part). */
 struct snap {
 	double clk, wnm, bbs, bnm, clen;
-	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start;
+	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start, smem_merged;
 	double mw_sum, mw_exp;
 	double xinst[GS_EMU_NCLASS], iv_inst[GS_EMU_NCLASS];
 	uint64_t l1_hit, l1_miss, st, st_partial, st_partial_w, l1_waves, win_loads, cuni, shfl, refetch;
@@ -1291,6 +1327,7 @@ void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi,
 	s->clk = pw->clk, s->wnm = pw->wnm, s->bbs = pw->bbs, s->bnm = pw->bnm;
 	s->clen = pw->clen;
 	s->win_sum = p->win_sum, s->ccyc = p->ccyc, s->iv_smem = p->iv_smem;
+	s->smem_merged = p->smem_merged;
 	s->iv_sectors = p->iv_sectors, s->iv_waves = p->iv_waves;
 	s->exposed = p->exposed, s->iv_start = p->iv_start;
 	s->mw_sum = p->mw_sum, s->mw_exp = p->mw_exp;
@@ -1361,7 +1398,7 @@ int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s
 	GROW(win_loads), GROW(cuni), GROW(shfl), GROW(refetch);
 #undef GROW
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * f)
-	GROW(win_sum), GROW(ccyc);
+	GROW(win_sum), GROW(ccyc), GROW(smem_merged);
 	for (int k = 0; k < GS_EMU_NCLASS; k++)
 		GROW(xinst[k]);
 	if (barriers) {

@@ -195,6 +195,26 @@ int gs_emu_sass_gap(const unsigned char *code, size_t len, int arch, double *gap
 	return 0;
 }
 
+/* LDS (0x984 from sm_80; checked on NVRTC 13 cubins for sm_80, sm_86 and
+ * sm_90 against nvdisasm's listing) keeps its size in bits 73..75: 4 for
+ * 32 bits, 5 for 64, 6 for 128; below 4 the sub-word loads. */
+#define OP_LDS 0x984
+
+int gs_emu_sass_lds(const unsigned char *code, size_t len, int arch, unsigned *bytes)
+{
+	*bytes = 0;
+	if (arch < 80 || arch > 90)
+		return -1;
+	for (size_t i = 0; i + 16 <= len; i += 16) {
+		if (bits(code + i, 0, 12) != OP_LDS)
+			continue;
+		unsigned s = bits(code + i, 73, 3), b = s == 6 ? 16 : s == 5 ? 8 : 4;
+		if (b > *bytes)
+			*bytes = b;
+	}
+	return 0;
+}
+
 int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out)
 {
 	const unsigned char *code;
@@ -211,6 +231,9 @@ int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct 
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
+	/* an architecture whose LDS is not read here merges nothing */
+	if (gs_emu_sass_lds(code, n, arch, &out->lds_bytes) < 0)
+		out->lds_bytes = 0;
 	out->text_bytes = n;
 	return 0;
 }
