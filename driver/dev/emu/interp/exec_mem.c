@@ -377,14 +377,20 @@ unsigned gs_x_banks_load(int banks, const uint64_t *addr, uint32_t m, unsigned s
 {
 	if (banks != 32 || (size != 8 && size != 16) || !m)
 		return gs_x_banks(banks, addr, m, size);
-	uint64_t first = addr[__builtin_ctz(m)];
-	int same = 1;
-	for (uint32_t mm = m; mm && same; mm &= mm - 1)
-		same = addr[__builtin_ctz(mm)] == first;
-	if (same)
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t mm = m; mm; mm &= mm - 1) {
+		uint64_t a = addr[__builtin_ctz(mm)];
+		lo = a < lo ? a : lo;
+		hi = a > hi ? a : hi;
+	}
+	if (lo == hi)
 		return size == 8 ? 0 : 1;
+	unsigned words = size / 4;
+	/* within 32 words of each other: no bank serves two */
+	if (((hi - lo) >> 2) + words <= 32)
+		return words - 1;
 	uint64_t w[4 * GS_WARP];
-	unsigned n = 0, words = size / 4;
+	unsigned n = 0;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
 		uint64_t wd = addr[__builtin_ctz(mm)] >> 2;
 		for (unsigned i = 0; i < words; i++)

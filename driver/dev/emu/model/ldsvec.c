@@ -187,11 +187,20 @@ int gs_emu_ldsvec_saving(const struct gs_ldsvec *g, int banks, const uint64_t *a
 	*apart = *together = 0;
 	if (!m)
 		return 0;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	for (uint32_t mm = m; mm; mm &= mm - 1) {
 		int l = __builtin_ctz(mm);
 		base[l] = addr[l] - g->rel;
 		if (base[l] % g->bytes)
 			return 0; /* not aligned: ptxas cannot have merged it */
+		lo = base[l] < lo ? base[l] : lo;
+		hi = base[l] > hi ? base[l] : hi;
+	}
+	*together = 1 + gs_x_banks_load(banks, base, m, g->bytes);
+	/* each load's words within 32 of each other: one wavefront each */
+	if (banks == 32 && ((hi - lo) >> 2) + g->sz / 4 <= 32) {
+		*apart = g->k;
+		return g->k - 1;
 	}
 	unsigned n = 0;
 	for (unsigned e = 0; e < g->k; e++) {
@@ -202,6 +211,5 @@ int gs_emu_ldsvec_saving(const struct gs_ldsvec *g, int banks, const uint64_t *a
 		n += 1 + gs_x_banks_load(banks, at, m, g->sz);
 	}
 	*apart = n;
-	*together = 1 + gs_x_banks_load(banks, base, m, g->bytes);
 	return g->k - 1;
 }
