@@ -284,6 +284,52 @@ void gs_x_coalesce(int cc10, const uint64_t *addr, uint32_t m, unsigned size, ui
 	*bytes = b;
 }
 
+/* The most distinct words one bank is asked for by lanes gm's accesses of
+ * `words` words each (banks bm + 1), their words from lo to hi + words - 1:
+ * a bitmap of the distinct words where they span at most 1024, else the
+ * words sorted. */
+static unsigned bank_degree(const uint64_t *addr, uint32_t gm, unsigned words, uint32_t bm,
+			    uint64_t lo, uint64_t hi)
+{
+	unsigned per[32] = { 0 }, deg = 1;
+	if (hi + words - lo <= 1024) {
+		uint64_t bits[16] = { 0 };
+		for (uint32_t mm = gm; mm; mm &= mm - 1) {
+			uint64_t d = (addr[__builtin_ctz(mm)] >> 2) - lo;
+			for (unsigned i = 0; i < words; i++, d++)
+				bits[d >> 6] |= 1ull << (d & 63);
+		}
+		for (unsigned k = 0; k < 16; k++)
+			for (uint64_t b = bits[k]; b; b &= b - 1) {
+				uint64_t wd = lo + 64 * k + (unsigned)__builtin_ctzll(b);
+				unsigned bk = (unsigned)wd & bm;
+				deg = ++per[bk] > deg ? per[bk] : deg;
+			}
+		return deg;
+	}
+	uint64_t w[4 * GS_WARP];
+	unsigned n = 0;
+	for (uint32_t mm = gm; mm; mm &= mm - 1) {
+		uint64_t wd = addr[__builtin_ctz(mm)] >> 2;
+		for (unsigned i = 0; i < words; i++)
+			w[n++] = wd + i;
+	}
+	/* the lanes' words mostly come in order already (rows of a tile,
+	 * each row's words ascending) */
+	unsigned i = 1;
+	while (i < n && w[i - 1] <= w[i])
+		i++;
+	if (i < n)
+		qsort(w, n, sizeof(*w), cmp_u64);
+	for (unsigned i = 0; i < n; i++) {
+		if (i && w[i] == w[i - 1])
+			continue;
+		unsigned bk = (unsigned)w[i] & bm;
+		deg = ++per[bk] > deg ? per[bk] : deg;
+	}
+	return deg;
+}
+
 /* Extra replays of a shared access: banks of 4 bytes; a group of lanes is
  * served together: a half-warp with 16 banks, else the lanes whose requests
  * fill 128 bytes (a warp for 4-byte words, a half-warp for 8, a quarter for
@@ -322,43 +368,7 @@ unsigned gs_x_banks(int banks, const uint64_t *addr, uint32_t m, unsigned size)
 		}
 		if (hi + words - 1 - lo <= bm)
 			continue;
-		unsigned per[32] = { 0 }, deg = 1;
-		if (hi + words - lo <= 1024) {
-			/* the distinct words as a bitmap, then each one's bank */
-			uint64_t bits[16] = { 0 };
-			for (uint32_t mm = gm; mm; mm &= mm - 1) {
-				uint64_t d = (addr[__builtin_ctz(mm)] >> 2) - lo;
-				for (unsigned i = 0; i < words; i++, d++)
-					bits[d >> 6] |= 1ull << (d & 63);
-			}
-			for (unsigned k = 0; k < 16; k++)
-				for (uint64_t b = bits[k]; b; b &= b - 1) {
-					uint64_t wd = lo + 64 * k + (unsigned)__builtin_ctzll(b);
-					unsigned bk = (unsigned)wd & bm;
-					deg = ++per[bk] > deg ? per[bk] : deg;
-				}
-		} else {
-			uint64_t w[4 * GS_WARP];
-			unsigned n = 0;
-			for (uint32_t mm = gm; mm; mm &= mm - 1) {
-				uint64_t wd = addr[__builtin_ctz(mm)] >> 2;
-				for (unsigned i = 0; i < words; i++)
-					w[n++] = wd + i;
-			}
-			/* the lanes' words mostly come in order already (rows
-			 * of a tile, each row's words ascending) */
-			unsigned i = 1;
-			while (i < n && w[i - 1] <= w[i])
-				i++;
-			if (i < n)
-				qsort(w, n, sizeof(*w), cmp_u64);
-			for (unsigned i = 0; i < n; i++) {
-				if (i && w[i] == w[i - 1])
-					continue;
-				unsigned bk = (unsigned)w[i] & bm;
-				deg = ++per[bk] > deg ? per[bk] : deg;
-			}
-		}
+		unsigned deg = bank_degree(addr, gm, words, bm, lo, hi);
 		extra += deg - 1;
 	}
 	return extra;
@@ -389,21 +399,8 @@ unsigned gs_x_banks_load(int banks, const uint64_t *addr, uint32_t m, unsigned s
 	/* within 32 words of each other: no bank serves two */
 	if (((hi - lo) >> 2) + words <= 32)
 		return words - 1;
-	uint64_t w[4 * GS_WARP];
-	unsigned n = 0;
-	for (uint32_t mm = m; mm; mm &= mm - 1) {
-		uint64_t wd = addr[__builtin_ctz(mm)] >> 2;
-		for (unsigned i = 0; i < words; i++)
-			w[n++] = wd + i;
-	}
-	gs_x_sort_warp(w, n);
-	unsigned per[32] = { 0 }, deg = words;
-	for (unsigned i = 0; i < n; i++)
-		if (!i || w[i] != w[i - 1]) {
-			unsigned bk = (unsigned)w[i] & 31;
-			deg = ++per[bk] > deg ? per[bk] : deg;
-		}
-	return deg - 1;
+	unsigned deg = bank_degree(addr, m, words, 31, lo >> 2, hi >> 2);
+	return (deg > words ? deg : words) - 1;
 }
 
 static void count(struct gs_xctx *x, int rs, int store, const uint64_t *addr, uint32_t m,
