@@ -18,7 +18,10 @@
  * read off its machine code: the widest LDS it issued (sass.c).  Whether a
  * run is aligned, which ptxas must have proven to merge it, is checked on
  * the addresses each time the run's last load executes; an unaligned run
- * counts as the PTX says.
+ * counts as the PTX says.  The machine code is not paired with the PTX
+ * load by load: where ptxas merged some runs, every run found aligned is
+ * taken as merged, though ptxas may have failed to prove one of them
+ * aligned (a cubin that has no wide LDS merges nothing). */
  *
  * What a merged run costs: one instruction, and the wavefronts shared
  * memory takes for the wide load (gs_x_banks_load, measured: a 16-byte
