@@ -967,10 +967,10 @@ static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, 
 }
 
 /* The last load of a run ptxas merged (ldsvec.c): one instruction for the
- * run's k, taken off the memory pipe's count; its wavefronts together
- * rather than each load's, taken off the counters' (the block's smem
- * term) and off the probe's count of one a load (the barrier intervals'
- * and the phases'). */
+ * run's k, taken off the memory pipe's count; the wide load's wavefronts
+ * rather than the k loads', taken off the counters' (the block's smem
+ * term), and off the probe's own count of one a load (the barrier
+ * intervals' and the phases') where the wide load takes fewer than k. */
 static void merged_run(struct gs_xprobe *p, int banks, size_t pc, const uint64_t *addr, uint32_t m)
 {
 	unsigned apart, together;
