@@ -21,7 +21,7 @@
  * counts as the PTX says.  The machine code is not paired with the PTX
  * load by load: where ptxas merged some runs, every run found aligned is
  * taken as merged, though ptxas may have failed to prove one of them
- * aligned (a cubin that has no wide LDS merges nothing). */
+ * aligned (a cubin that has no wide LDS merges nothing).
  *
  * What a merged run costs: one instruction, and the wavefronts shared
  * memory takes for the wide load (gs_x_banks_load, measured: a 16-byte
