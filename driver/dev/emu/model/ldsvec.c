@@ -96,20 +96,17 @@ static void close_runs(struct gs_ldsvec *g, struct cand *c, size_t n, unsigned v
 				k++;
 				continue;
 			}
-			uint32_t last = c[k].pc;
+			const struct cand *lm = &c[k];
 			for (unsigned e = 1; e < run / sz; e++) {
 				const struct cand *m = find(c + i, j - i, c[k].imm + (int64_t)e * sz);
-				if (m->pc > last)
-					last = m->pc;
+				if (m->pc > lm->pc)
+					lm = m;
 			}
-			const struct cand *lm = NULL;
-			for (size_t q = i; q < j; q++)
-				if (c[q].pc == last)
-					lm = &c[q];
-			g[last].k = (uint8_t)(run / sz);
-			g[last].sz = (uint8_t)sz;
-			g[last].bytes = (uint8_t)run;
-			g[last].rel = (uint32_t)(lm->imm - c[k].imm);
+			struct gs_ldsvec *at = &g[lm->pc];
+			at->k = (uint8_t)(run / sz);
+			at->sz = (uint8_t)sz;
+			at->bytes = (uint8_t)run;
+			at->rel = (uint32_t)(lm->imm - c[k].imm);
 			int64_t end = c[k].imm + run;
 			while (k < j && c[k].imm < end)
 				k++;
