@@ -1236,6 +1236,9 @@ START_TEST(test_probe_loop_span)
 }
 END_TEST
 
+/* the widest LDS a sampled_block's machine code is said to have (0: none) */
+static unsigned kb_lds;
+
 /* One sampled block (block 0 of `blocks`), with or without loop sampling. */
 static void sampled_block(struct kmod *k, const char *name, unsigned blocks, unsigned threads,
 			  void **args, uint64_t loops, struct gs_emu_blockstat *st)
@@ -1247,7 +1250,7 @@ static void sampled_block(struct kmod *k, const char *name, unsigned blocks, uns
 		.mod = k->m, .entry = gs_ptx_entry(k->m, name), .grid = { blocks, 1, 1 },
 		.block = { threads, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
 		.mem = &k->mem, .threads = 1, .only = &only, .nonly = 1, .stats = st,
-		.l1_bytes = 65536, .blocks_per_sm = 4, .loops = loops,
+		.l1_bytes = 65536, .blocks_per_sm = 4, .loops = loops, .lds_bytes = kb_lds,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
@@ -1380,20 +1383,6 @@ END_TEST
  * row two where the four loads took four, a warp's 32 consecutive rows
  * four where they took sixteen (four lanes a bank each).  A row off its alignment, or
  * machine code without wide loads, counts as the PTX says. */
-static void lds_block(struct kmod *k, unsigned lds_bytes, void **args, struct gs_emu_blockstat *st)
-{
-	uint64_t only = 0;
-	struct gs_emu_counters c;
-	char err[512];
-	struct gs_emu_launch l = {
-		.mod = k->m, .entry = gs_ptx_entry(k->m, "ldsrow"), .grid = { 1, 1, 1 },
-		.block = { 64, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
-		.mem = &k->mem, .threads = 1, .only = &only, .nonly = 1, .stats = st,
-		.l1_bytes = 65536, .blocks_per_sm = 4, .lds_bytes = lds_bytes,
-	};
-	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
-}
-
 START_TEST(test_probe_lds_runs)
 {
 	static struct gs_nvrtc *nv;
@@ -1428,10 +1417,12 @@ START_TEST(test_probe_lds_runs)
 	void *bcast[] = { &dout, &steps, &zero, &one }, *rows[] = { &dout, &steps, &zero, &zero };
 	void *off[] = { &dout, &steps, &one, &one };
 	struct gs_emu_blockstat b16, b0, r16, o16;
-	lds_block(&k, 16, bcast, &b16);
-	lds_block(&k, 0, bcast, &b0);
-	lds_block(&k, 16, rows, &r16);
-	lds_block(&k, 16, off, &o16);
+	kb_lds = 16;
+	sampled_block(&k, "ldsrow", 1, 64, bcast, 0, &b16);
+	sampled_block(&k, "ldsrow", 1, 64, rows, 0, &r16);
+	sampled_block(&k, "ldsrow", 1, 64, off, 0, &o16);
+	kb_lds = 0;
+	sampled_block(&k, "ldsrow", 1, 64, bcast, 0, &b0);
 	double runs = W * steps;
 	ck_assert(b16.xinst[GS_EMU_MEM] == -3 * runs);
 	ck_assert(b16.smem_merged == 2 * runs);
