@@ -81,6 +81,10 @@ l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 
 l1_wave_cycles = 1.0         # [L1] SM cycles per wavefront of an L1-hit warp load, its words in 32 banks
 l1_wave_lines = 4            # [L1] 128-byte lines a wavefront serves at most (spread G=8: 32 sectors in 8 lines, 2.00)
                              # as shared memory's: 1.00 per distinct word a bank serves, whatever the lines
+l1_split_cycles = 0.07       # [MEASURED] fewblocks.cu on an H200 (results/ubench-fewblocks-h200.txt): more
+                             # for one wavefront over two adjacent lines; unrolled independent loads a line
+                             # apart 1.077 split against 1.008 aligned at 64 warps, conv11's taps (10 of 11
+                             # split) 1.069-1.077; l1lines.cu's pointer walk: 1.145 against 1.025
 l2_bytes = 52428800          # [SPEC] [H100] 50 MB
 l2_bw_gbs = 10855            # [H100] 16 MiB read 20 times by 528 blocks
 # instruction fetch (driver/dev/emu/model/icache.c), [IC]: scripts/bench/ubench/icache.cu on the

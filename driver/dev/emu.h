@@ -28,7 +28,7 @@
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h, loop sampling in
  * dev/emu/interp/exec_loops.c). */
-#define GS_EMU_MODEL_REV "interval-24"
+#define GS_EMU_MODEL_REV "interval-25"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -131,6 +131,8 @@ struct gs_emu_profile {
 	double l1_bw;            /* L1 bytes per clock per SM */
 	double l1_wave_cycles;   /* SM cycles per wavefront of a warp load in the L1's data
 				  * banks (model/probe.c, interval.c); 0: no such term */
+	double l1_split_cycles;  /* SM cycles more for a warp load of one wavefront whose
+				  * words straddle two adjacent lines; 0: none */
 	double l1_wave_lines;    /* distinct 128-byte lines one wavefront serves at most;
 				  * 0: no limit, the sectors at l1_bw instead */
 	double l2_bytes, l2_bw_gbs;

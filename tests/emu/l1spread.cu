@@ -10,3 +10,14 @@ extern "C" __global__ void spread(const float *tab, float *out, int g, int steps
 		a += tab[(lane % g) * 4096 + lane + (s & 7) * 32];
 	out[blockIdx.x * blockDim.x + threadIdx.x] = a;
 }
+
+/* lane l loads word l + shift of a row of lines: a wavefront by the banks
+ * either way, over two adjacent lines unless shift is a multiple of 32 */
+extern "C" __global__ void shifted(const float *tab, float *out, int shift, int steps)
+{
+	unsigned lane = threadIdx.x & 31;
+	float a = 0;
+	for (int s = 0; s < steps; s++)
+		a += tab[lane + shift + (s & 7) * 64];
+	out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}

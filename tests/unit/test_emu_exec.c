@@ -1238,6 +1238,9 @@ END_TEST
 
 /* the widest LDS a sampled_block's machine code is said to have (0: none) */
 static unsigned kb_lds;
+/* the machine code's bytes and its longest loop's that sampled_block
+ * tells the launch (0 and 0: not known) */
+static size_t kb_text, kb_loop;
 
 /* One sampled block (block 0 of `blocks`), with or without loop sampling. */
 static void sampled_block(struct kmod *k, const char *name, unsigned blocks, unsigned threads,
@@ -1251,6 +1254,7 @@ static void sampled_block(struct kmod *k, const char *name, unsigned blocks, uns
 		.block = { threads, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
 		.mem = &k->mem, .threads = 1, .only = &only, .nonly = 1, .stats = st,
 		.l1_bytes = 65536, .blocks_per_sm = 4, .loops = loops, .lds_bytes = kb_lds,
+		.text_bytes = kb_text, .sass_loop_bytes = kb_loop,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
@@ -1369,8 +1373,55 @@ START_TEST(test_probe_l1_lines)
 		struct gs_emu_blockstat st;
 		sampled_block(&k, "spread", 1, T, args, 0, &st);
 		ck_assert_uint_eq(st.l1_waves, (uint64_t)(T / 32) * steps * waves[i]);
+		ck_assert_uint_eq(st.l1_split, 0);
 		gs_emu_blockstat_release(&st);
 	}
+	/* a warp's 32 consecutive words off a line's start: one wavefront,
+	 * over two lines (l1_split_cycles, fewblocks.cu), at any shift but a
+	 * multiple of 32 */
+	static const int shifts[] = { 0, 1, 5, 31, 32 };
+	for (int i = 0; i < 5; i++) {
+		int sh = shifts[i];
+		void *args[] = { &dtab, &dout, &sh, &steps };
+		struct gs_emu_blockstat st;
+		sampled_block(&k, "shifted", 1, T, args, 0, &st);
+		ck_assert_uint_eq(st.l1_waves, (uint64_t)(T / 32) * steps);
+		ck_assert_uint_eq(st.l1_split, sh % 32 ? (uint64_t)(T / 32) * steps : 0);
+		gs_emu_blockstat_release(&st);
+	}
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/unrolled.cu: where the machine code keeps the loop, each
+ * iteration's load issues after the branch, which waits for the previous
+ * sum: the chain is n loads' latency and more.  Where it has no loop
+ * (ptxas unrolled it: text but no loop bytes), the loads issue one after
+ * another and only the adds chain: under a third of that. */
+START_TEST(test_probe_unrolled)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/unrolled.cu", NULL, NULL))
+		return;
+	enum { T = 32 };
+	int n = 32;
+	uint64_t dtab = kbuf(&k, (size_t)n * 32 * 4, NULL), dout = kbuf(&k, T * 4, NULL);
+	void *args[] = { &dtab, &dout, &n };
+	struct gs_emu_blockstat looped, unrolled, unknown;
+	kb_text = 4096, kb_loop = 256;
+	sampled_block(&k, "sum", 1, T, args, 0, &looped);
+	kb_loop = 0;
+	sampled_block(&k, "sum", 1, T, args, 0, &unrolled);
+	kb_text = 0;
+	sampled_block(&k, "sum", 1, T, args, 0, &unknown);
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert_msg(looped.chain > n * p->lat_l1, "%g", looped.chain);
+	ck_assert_msg(unrolled.chain < looped.chain / 3, "%g %g", unrolled.chain, looped.chain);
+	ck_assert(unrolled.chain > n * p->lat[GS_EMU_FP32]);
+	ck_assert(unknown.chain == looped.chain);
+	gs_emu_blockstat_release(&looped);
+	gs_emu_blockstat_release(&unrolled);
+	gs_emu_blockstat_release(&unknown);
 	kfree(&k);
 }
 END_TEST
@@ -2214,7 +2265,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

@@ -579,7 +579,7 @@ static int same_blocks(const struct gs_emu_blockstat *a, const struct gs_emu_blo
 	    a->c.gld_inst != b->c.gld_inst || a->c.gst_inst != b->c.gst_inst ||
 	    a->c.lld_inst != b->c.lld_inst || a->c.lst_inst != b->c.lst_inst ||
 	    a->c.atom_inst != b->c.atom_inst || a->l1_hit != b->l1_hit ||
-	    a->l1_miss != b->l1_miss || a->l1_waves != b->l1_waves ||
+	    a->l1_miss != b->l1_miss || a->l1_waves != b->l1_waves || a->l1_split != b->l1_split ||
 	    a->st_sectors != b->st_sectors ||
 	    a->st_partial != b->st_partial || a->st_partial_w != b->st_partial_w ||
 	    a->nsectors != b->nsectors || wa != wb ||

@@ -120,6 +120,7 @@ static const struct field {
 	{ "l1_bw", F_DBL, OFF(l1_bw), 0, FACT, 0, 1e6 },
 	{ "l1_wave_cycles", F_DBL, OFF(l1_wave_cycles), 0, FACT, 0, 1e4 },
 	{ "l1_wave_lines", F_DBL, OFF(l1_wave_lines), 0, FACT, 0, 1024 },
+	{ "l1_split_cycles", F_DBL, OFF(l1_split_cycles), 0, FACT, 0, 1e4 },
 	{ "l2_bytes", F_DBL, OFF(l2_bytes), 0, FACT, 0, 1e12 },
 	{ "l2_bw_gbs", F_DBL, OFF(l2_bw_gbs), 0, FACT, 0, 1e7 },
 	{ "fetch.l0_bytes", F_DBL, OFF(fetch_l0_bytes), 0, FACT, 0, 1e9 },

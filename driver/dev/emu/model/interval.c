@@ -163,7 +163,7 @@ static double loaded_time(const struct waves *w, double lo, double floor, double
 /* The sample's sums, each block weighted by the blocks it stands for, and
  * the longest chain with its misses. */
 struct sums {
-	double wsum, inst[GS_EMU_NCLASS], smem, l1, waves, hit, miss, stores, exposed, ccyc, cuni,
+	double wsum, inst[GS_EMU_NCLASS], smem, l1, waves, split, hit, miss, stores, exposed, ccyc, cuni,
 		shfl;
 	double distinct_r, distinct_w, loop_ins, loop_share, code_bytes, phase, win_sum, win_loads;
 	double chain, misses;           /* the longest block's */
@@ -188,6 +188,7 @@ static void sum_sample(const struct gs_emu_blockstat *st, const double *weight, 
 		s->shfl += w * (double)b->shuffles;
 		s->l1 += w * (double)(b->l1_hit + b->l1_miss);
 		s->waves += w * (double)b->l1_waves;
+		s->split += w * (double)b->l1_split;
 		s->hit += w * (double)b->l1_hit;
 		s->miss += w * (double)b->l1_miss;
 		s->stores += w * (double)b->st_sectors;
@@ -257,8 +258,9 @@ static double block_cycles(const struct gs_emu_profile *p, const unsigned block[
 	 * bound only the misses' fills: an L1 hit's bytes are the
 	 * wavefronts' (results/ubench-l1skew-h200.txt) */
 	double l1c = (p->l1_wave_lines >= 1 ? s->miss : s->l1) / s->wsum * 32 / p->l1_bw;
-	if (s->waves / s->wsum * p->l1_wave_cycles > l1c)
-		l1c = s->waves / s->wsum * p->l1_wave_cycles;
+	double wc = (s->waves * p->l1_wave_cycles + s->split * p->l1_split_cycles) / s->wsum;
+	if (wc > l1c)
+		l1c = wc;
 	double thr = issue;
 	*sm_bound = pipe_names[pipe];
 	if (dispatch > thr)

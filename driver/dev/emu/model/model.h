@@ -73,6 +73,8 @@ struct gs_emu_blockstat {
 	uint64_t l1_hit, l1_miss; /* 32-byte sectors of global and local loads */
 	uint64_t l1_waves;       /* the L1 wavefronts of those loads, counted as shared
 				  * memory's (0 without the profile's l1_wave_cycles) */
+	uint64_t l1_split;       /* of those, wavefronts whose words straddle two adjacent
+				  * lines (l1_split_cycles) */
 	uint64_t refetch;        /* loads of a sector its warp loaded before that the L2 has
 				  * lost meanwhile, the GPU's warps loading in step (reuse.c) */
 	uint64_t st_sectors;     /* sectors stored (written through to L2) */

@@ -60,6 +60,7 @@ struct gs_xprobe {
 	struct rdy *ready;   /* nwarps x nreg: each register's value */
 	struct pwarp *pw;    /* each warp's chain */
 	double gap;          /* the cycles between two of its issues (sass.c, at least 1) */
+	int unrolled;        /* the machine code has no loop: ptxas unrolled the PTX's */
 	/* A path's length is its cycles t plus its misses nm times dram, the
 	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
 	 * if every miss went to DRAM (how many do is known only when the
@@ -88,6 +89,7 @@ struct gs_xprobe {
 	struct gs_reuse *reuse; /* a warp's loads again of its sectors (reuse.c) */
 	uint64_t refetch;    /* sectors read again from DRAM (reuse.c) */
 	uint64_t l1_waves;   /* the loads' L1 wavefronts (l1_wave_cycles) */
+	uint64_t l1_split;   /* of those, over two adjacent lines (l1_split_cycles) */
 	uint64_t *sect;
 	size_t ns, cap;
 	uint64_t merges;     /* times the list was merged (footprint_add) */
@@ -173,7 +175,7 @@ struct pins {
 struct wmemo {
 	uint64_t addr[GS_WARP];
 	uint32_t m;
-	unsigned size, nw;
+	unsigned size, nw, split;
 };
 
 /* Load windows are kept up to RING - 1; a window of RING or more does not
@@ -240,6 +242,10 @@ static int decode_all(struct gs_xprobe *p)
 			if (reg(p, r[i]) != UINT32_MAX)
 				q->d[q->nd++] = reg(p, r[i]);
 		q->ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
+		/* a loop ptxas unrolled has no branch for a warp to wait at:
+		 * the next iteration's loads issue ahead of this one's uses */
+		if (p->unrolled && in->op == GS_OP_BRA && in->tgt >= 0 && (size_t)in->tgt <= pc)
+			q->ends = 0;
 		q->xd = (uint8_t)idiv(in);
 		if (!pf)
 			continue;
@@ -325,6 +331,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		p->spread = NULL;
 	}
 	p->gap = x->l->sass_gap > 1 ? x->l->sass_gap : 1;
+	p->unrolled = x->l->text_bytes && !x->l->sass_loop_bytes;
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->pw = calloc(p->nwarps, sizeof(*p->pw));
@@ -404,6 +411,7 @@ void gs_x_probe_begin(struct gs_xctx *x)
 	p->l1_hit = p->l1_miss = p->st = p->st_partial = p->st_partial_w = 0;
 	p->refetch = 0;
 	p->l1_waves = 0;
+	p->l1_split = 0;
 	p->sect = NULL;
 	p->ns = p->cap = 0;
 	p->merges = 0;
@@ -882,7 +890,8 @@ static void atom_request(struct gs_xprobe *p, const uint64_t *addr, uint32_t m, 
  * 32 lines 8.0; a random gather of 32 words from 4 KiB 6.49, which this
  * packing puts at 5.75 (the banks alone 3.4, the sectors at 128 bytes a
  * clock 7.06). */
-static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsigned lines)
+static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsigned lines,
+			 unsigned *split)
 {
 	enum { MAXW = 4 * GS_WARP };
 	unsigned words = size < 4 ? 1 : size / 4;
@@ -903,6 +912,10 @@ static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsign
 		hi += words - 1;
 		if (hi - lo < 32 && (!lines || (hi >> 5) - (lo >> 5) < lines)) {
 			total++;
+			/* a warp of 4-byte words straddling a line boundary:
+			 * 1.145 cycles, not 1 (l1lines.cu's shift cases, on the
+			 * H100 and the H200; wider words were not measured) */
+			*split += size <= 4 && hi >> 5 != lo >> 5;
 			continue;
 		}
 		static _Thread_local uint64_t bank[MAXW][32], line[MAXW][8];
@@ -945,7 +958,7 @@ static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsign
 /* 1 with the memo's count in *nw when the warp's active lanes are the
  * memo's, each moved by the same multiple of 128 bytes (struct wmemo). */
 static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, unsigned size,
-		      unsigned *nw)
+		      unsigned *nw, unsigned *split)
 {
 	if (wm->m != m || wm->size != size || !m)
 		return 0;
@@ -963,6 +976,7 @@ static int same_waves(const struct wmemo *wm, const uint64_t *addr, uint32_t m, 
 	if (diff)
 		return 0;
 	*nw = wm->nw;
+	*split = wm->split;
 	return 1;
 }
 
@@ -1048,21 +1062,25 @@ unsigned gs_x_probe_mem(struct gs_xctx *x, int space, int store, const uint64_t 
 		if (pf->l1_wave_cycles > 0) {
 			struct wmemo *wm = in && p->pi[in - p->code].wm ? &p->wm[p->pi[in - p->code].wm - 1]
 								       : NULL;
-			unsigned nw = 0;
-			if (!wm || !same_waves(wm, addr, m, size, &nw)) {
+			unsigned nw = 0, split = 0;
+			if (!wm || !same_waves(wm, addr, m, size, &nw, &split)) {
 				unsigned ln = pf->l1_wave_lines < 1 ? 0 : pf->l1_wave_lines < 8 ? (unsigned)pf->l1_wave_lines : 8;
-				nw = l1_waves(addr, m, size, ln);
+				nw = l1_waves(addr, m, size, ln, &split);
 				if (wm) {
 					memcpy(wm->addr, addr, sizeof wm->addr);
 					wm->m = m;
 					wm->size = size;
 					wm->nw = nw;
+					wm->split = split;
 				}
 			}
-			p->iv_waves += nw;
+			/* the phases count wavefronts at l1_wave_cycles each */
+			double eff = nw + split * pf->l1_split_cycles / pf->l1_wave_cycles;
+			p->iv_waves += eff;
 			p->l1_waves += nw;
+			p->l1_split += split;
 			if (pc < p->ncode)
-				p->pc_waves[pc] += nw;
+				p->pc_waves[pc] += eff;
 		}
 		nf = 0;
 		unsigned lost = 0; /* hits the warps' in-step order would have missed */
@@ -1233,6 +1251,7 @@ void gs_x_probe_end(struct gs_xctx *x, size_t blk)
 	out->l1_miss = p->l1_miss;
 	out->refetch = p->refetch;
 	out->l1_waves = p->l1_waves;
+	out->l1_split = p->l1_split;
 	out->st_sectors = p->st;
 	out->st_partial = p->st_partial;
 	out->st_partial_w = p->st_partial_w;
@@ -1307,7 +1326,7 @@ struct snap {
 	double win_sum, ccyc, iv_smem, iv_sectors, iv_waves, exposed, iv_start, smem_merged;
 	double mw_sum, mw_exp;
 	double xinst[GS_EMU_NCLASS], iv_inst[GS_EMU_NCLASS];
-	uint64_t l1_hit, l1_miss, st, st_partial, st_partial_w, l1_waves, win_loads, cuni, shfl, refetch;
+	uint64_t l1_hit, l1_miss, st, st_partial, st_partial_w, l1_waves, l1_split, win_loads, cuni, shfl, refetch;
 	uint64_t ns, merges, nas;
 	unsigned lcount;
 	uint32_t issues[];
@@ -1334,7 +1353,7 @@ void gs_x_probe_snap(const struct gs_xctx *x, unsigned wi, size_t lo, size_t hi,
 	memcpy(s->xinst, p->xinst, sizeof s->xinst);
 	memcpy(s->iv_inst, p->iv_inst, sizeof s->iv_inst);
 	s->l1_hit = p->l1_hit, s->l1_miss = p->l1_miss, s->st = p->st;
-	s->st_partial = p->st_partial, s->l1_waves = p->l1_waves, s->win_loads = p->win_loads;
+	s->st_partial = p->st_partial, s->l1_waves = p->l1_waves, s->l1_split = p->l1_split, s->win_loads = p->win_loads;
 	s->st_partial_w = p->st_partial_w;
 	s->cuni = p->cuni, s->shfl = p->shfl, s->refetch = p->refetch;
 	s->ns = p->ns, s->merges = p->merges, s->nas = p->nas;
@@ -1394,7 +1413,8 @@ int gs_x_probe_skip_block(struct gs_xctx *x, size_t lo, size_t hi, const void *s
 	if (footprint_extend(p, c, a, b, units) < 0)
 		return -1;
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * skip / span)
-	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(st_partial_w), GROW(l1_waves);
+	GROW(l1_hit), GROW(l1_miss), GROW(st), GROW(st_partial), GROW(st_partial_w), GROW(l1_waves),
+		GROW(l1_split);
 	GROW(win_loads), GROW(cuni), GROW(shfl), GROW(refetch);
 #undef GROW
 #define GROW(fl) (p->fl += (b->fl - s0->fl) * f)
