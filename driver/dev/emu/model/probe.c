@@ -60,7 +60,10 @@ struct gs_xprobe {
 	struct rdy *ready;   /* nwarps x nreg: each register's value */
 	struct pwarp *pw;    /* each warp's chain */
 	double gap;          /* the cycles between two of its issues (sass.c, at least 1) */
-	int unrolled;        /* the machine code has no loop: ptxas unrolled the PTX's */
+	/* the entry's machine code has no loop: ptxas unrolled the loops of
+	 * the entry's PTX, [ur0, ur1) (a called function's code is its own) */
+	int unrolled;
+	size_t ur0, ur1;
 	/* A path's length is its cycles t plus its misses nm times dram, the
 	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
 	 * if every miss went to DRAM (how many do is known only when the
@@ -244,7 +247,8 @@ static int decode_all(struct gs_xprobe *p)
 		q->ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
 		/* a loop ptxas unrolled has no branch for a warp to wait at:
 		 * the next iteration's loads issue ahead of this one's uses */
-		if (p->unrolled && in->op == GS_OP_BRA && in->tgt >= 0 && (size_t)in->tgt <= pc)
+		if (p->unrolled && in->op == GS_OP_BRA && in->tgt >= 0 && (size_t)in->tgt <= pc &&
+		    pc >= p->ur0 && pc < p->ur1)
 			q->ends = 0;
 		q->xd = (uint8_t)idiv(in);
 		if (!pf)
@@ -332,6 +336,8 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 	}
 	p->gap = x->l->sass_gap > 1 ? x->l->sass_gap : 1;
 	p->unrolled = x->l->text_bytes && !x->l->sass_loop_bytes;
+	p->ur0 = (size_t)x->f->pc0;
+	p->ur1 = (size_t)x->f->pc1;
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->pw = calloc(p->nwarps, sizeof(*p->pw));
