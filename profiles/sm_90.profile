@@ -81,6 +81,8 @@ l1_bw = 128                  # [SPEC] bytes per clock per SM (the H100 measured 
 l1_wave_cycles = 1.0         # [L1] SM cycles per wavefront of an L1-hit warp load, its words in 32 banks
 l1_wave_lines = 4            # [L1] 128-byte lines a wavefront serves at most (spread G=8: 32 sectors in 8 lines, 2.00)
                              # as shared memory's: 1.00 per distinct word a bank serves, whatever the lines
+lat.bits = 17                # [MEASURED] bitops.cu on an H200 (results/ubench-bitops-h200.txt): popc, clz,
+                             # brev, bfind: 17 cycles dependent, and issued on the SFU's pipe (16 lanes a clock)
 l1_split_cycles = 0.07       # [MEASURED] fewblocks.cu on an H200 (results/ubench-fewblocks-h200.txt): more
                              # for one wavefront over two adjacent lines; unrolled independent loads a line
                              # apart 1.077 split against 1.008 aligned at 64 warps, conv11's taps (10 of 11

@@ -28,7 +28,7 @@
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h, loop sampling in
  * dev/emu/interp/exec_loops.c). */
-#define GS_EMU_MODEL_REV "interval-25"
+#define GS_EMU_MODEL_REV "interval-26"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates
@@ -168,6 +168,8 @@ struct gs_emu_profile {
 	/* warp shuffles (model/probe.c): dependent-issue latency and SM cycles per
 	 * warp shuffle on their own port; 0: as the class "other" */
 	double lat_shfl, shfl_cycles;
+	double lat_bits;         /* popc, clz, brev, bfind: their latency, and where > 0 they
+				  * issue on the SFU's pipe, not the integer one (model/probe.c) */
 	/* global atomics (model/interval.c): ns the L2 takes per warp request on
 	 * one sector, requests on a sector served one after another; 0: none */
 	double atom_sector_ns;

@@ -1393,6 +1393,32 @@ START_TEST(test_probe_l1_lines)
 }
 END_TEST
 
+/* tests/emu/bits.cu: a population count issues on the SFU's pipe where the
+ * profile gives lat.bits (sm_90: bitops.cu), the counters keeping it an
+ * integer instruction, and its result waits lat.bits. */
+START_TEST(test_probe_bits)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/bits.cu", NULL, NULL))
+		return;
+	enum { T = 32 };
+	int n = 64;
+	uint64_t dout = kbuf(&k, T * 4, NULL);
+	void *args[] = { &dout, &n };
+	struct gs_emu_blockstat st;
+	sampled_block(&k, "popchain", 1, T, args, 0, &st);
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	ck_assert(p->lat_bits > 0);
+	ck_assert_msg(st.xinst[GS_EMU_SFU] == n && st.xinst[GS_EMU_INT] == -n, "%g %g",
+		      st.xinst[GS_EMU_SFU], st.xinst[GS_EMU_INT]);
+	ck_assert_uint_ge(st.c.warp_inst[GS_EMU_INT], (uint64_t)2 * n);
+	/* each step a popc and an add on its result */
+	ck_assert_msg(st.chain >= n * (p->lat_bits + p->lat[GS_EMU_INT]), "%g", st.chain);
+	gs_emu_blockstat_release(&st);
+	kfree(&k);
+}
+END_TEST
+
 /* tests/emu/unrolled.cu: where the machine code keeps the loop, each
  * iteration's load issues after the branch, which waits for the previous
  * sum: the chain is n loads' latency and more.  Where it has no loop
@@ -2265,7 +2291,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

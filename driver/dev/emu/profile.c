@@ -141,6 +141,7 @@ static const struct field {
 	{ "const.w16", F_DBL, OFF(const_cycles[4]), 0, FACT, 0, 1e6 },
 	{ "const.w32", F_DBL, OFF(const_cycles[5]), 0, FACT, 0, 1e6 },
 	{ "lat.shfl", F_DBL, OFF(lat_shfl), 0, FACT, 0, 1e6 },
+	{ "lat.bits", F_DBL, OFF(lat_bits), 0, FACT, 0, 1e6 },
 	{ "shfl_cycles", F_DBL, OFF(shfl_cycles), 0, FACT, 0, 1e4 },
 	{ "atom_sector_ns", F_DBL, OFF(atom_sector_ns), 0, FACT, 0, 1e6 },
 	{ "phase_exposed", F_DBL, OFF(phase_exposed), 0, FACT, 0, 1 },

@@ -163,7 +163,7 @@ struct pwarp {
  * does not track left out), the latency of its result, its division's
  * expansion and whether it ends a basic block. */
 struct pins {
-	uint8_t ns, nd, ends, xd, shfl;
+	uint8_t ns, nd, ends, xd, shfl, bits;
 	uint16_t wm;         /* a load: 1 + its index in p->wm[]; else 0 (none past 65535) */
 	uint32_t s[6], d[6];
 	double lat;
@@ -215,6 +215,7 @@ static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 
 static unsigned reg(const struct gs_xprobe *p, uint32_t off);
 static int idiv(const struct gs_ins *in);
+static int bit_count(const struct gs_ins *in);
 
 /* p->pi[] for every instruction of the module: the latencies as
  * gs_x_probe_issue used to find them at each issue.  -1: out of memory. */
@@ -258,6 +259,7 @@ static int decode_all(struct gs_xprobe *p)
 		 * shfl.xor and fadd take 30.32 cycles a step,
 		 * results/ubench-terms-h100.txt) */
 		q->shfl = in->op == GS_OP_SHFL && pf->lat_shfl > 0;
+		q->bits = bit_count(in) && pf->lat_bits > 0;
 		switch (q->shfl ? GS_EMU_NCLASS : in->cls) {
 		case GS_EMU_NCLASS:
 			q->lat = pf->lat_shfl;
@@ -276,6 +278,10 @@ static int decode_all(struct gs_xprobe *p)
 			q->lat = pf->lat[GS_EMU_INT];
 			break;
 		}
+		/* popc, clz, brev, bfind: 17 cycles on the H200
+		 * (scripts/bench/ubench/bitops.cu) */
+		if (q->bits)
+			q->lat = pf->lat_bits;
 	}
 	return 0;
 }
@@ -509,6 +515,22 @@ static void set_dests(struct gs_xprobe *p, const struct pins *q, double t, doubl
 static const double idiv32[GS_EMU_NCLASS] = { [GS_EMU_INT] = 13, [GS_EMU_SFU] = 3 };
 static const double idiv64[GS_EMU_NCLASS] = { [GS_EMU_INT] = 61, [GS_EMU_SFU] = 3 };
 
+/* 1: a bit count, reversal or find (PTX popc, clz, brev, bfind; SASS POPC,
+ * FLO, BREV), which the SM issues on the SFU's pipe at its 16 lanes a clock,
+ * interleaved MUFU instructions taking as long again
+ * (scripts/bench/ubench/bitops.cu, results/ubench-bitops-h200.txt); the
+ * PTX's class, the counters', stays integer */
+static int bit_count(const struct gs_ins *in)
+{
+	switch ((enum gs_op)in->op) {
+	case GS_OP_POPC32: case GS_OP_POPC64: case GS_OP_CLZ32: case GS_OP_CLZ64:
+	case GS_OP_BREV32: case GS_OP_BREV64: case GS_OP_BFIND:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /* 1: a 32- or 16-bit integer division or remainder, 2: a 64-bit one, else 0 */
 static int idiv(const struct gs_ins *in)
 {
@@ -599,6 +621,11 @@ void gs_x_probe_issue(struct gs_xctx *x, const struct gs_xwarp *w, const struct 
 	/* a warp shuffle is counted for its port (interval.c) */
 	if (q->shfl)
 		p->shfl++;
+	if (q->bits) {
+		/* on the SFU's pipe (bit_count) */
+		p->xinst[GS_EMU_INT]--, p->iv_inst[GS_EMU_INT]--;
+		p->xinst[GS_EMU_SFU]++, p->iv_inst[GS_EMU_SFU]++;
+	}
 	set_dests(p, q, t + q->lat, nm);
 }
 
@@ -1226,6 +1253,8 @@ static double phase_excess(const struct gs_xprobe *p)
 		const double *xs = p->pi[pc].xd == 2 ? idiv64 : p->pi[pc].xd == 1 ? idiv32 : NULL;
 		for (int c = 0; c < GS_EMU_NCLASS; c++) {
 			double v = (c == (int)cls ? k : 0) + (xs ? k * xs[c] : 0);
+			if (p->pi[pc].bits)
+				v += c == GS_EMU_SFU ? k : c == GS_EMU_INT ? -k : 0;
 			if (c == GS_EMU_MEM)
 				v -= p->pc_merged[pc] * f;
 			part[c] += v;
