@@ -698,9 +698,10 @@ START_TEST(test_sampler)
 	ck_assert_int_eq((int)gs_emu_sample(small, 16, idx, w), 6);
 	for (int i = 0; i < 6; i++)
 		ck_assert(idx[i] == (uint64_t)i && w[i] == 1);
-	/* the interior run: after the 8 edge strata of a 2-D grid, consecutive
-	 * interior blocks of equal weights; none in a grid run whole, nor in
-	 * the slab */
+	/* the interior runs: after the 8 edge strata of a 2-D grid, 4 runs of 6
+	 * consecutive interior blocks of equal weights, one from each quarter
+	 * of the interior (rows 1-62: every quarter's rows); none in a grid
+	 * run whole, nor in the slab */
 	size_t inner;
 	unsigned sq[3] = { 64, 64, 1 };
 	uint64_t idx32[32];
@@ -708,12 +709,17 @@ START_TEST(test_sampler)
 	n = gs_emu_sample_split(sq, 32, idx32, w32, &inner);
 	ck_assert_int_eq((int)n, 32);
 	ck_assert_int_eq((int)inner, 8);
+	unsigned quarter = 0;
 	for (size_t i = inner; i < n; i++) {
 		unsigned x = (unsigned)(idx32[i] % 64), y = (unsigned)(idx32[i] / 64);
 		ck_assert(x > 0 && x < 63 && y > 0 && y < 63);
 		ck_assert_double_eq_tol(w32[i], 62.0 * 62 / 24, 1e-9);
-		ck_assert(i == inner || idx32[i] == idx32[i - 1] + 1 || x == 1);
+		ck_assert((i - inner) % 6 == 0 || idx32[i] == idx32[i - 1] + 1 || x == 1);
+		quarter |= 1u << ((y - 1) * 4 / 62);
+		for (size_t j = inner; j < i; j++)
+			ck_assert(idx32[j] != idx32[i]);
 	}
+	ck_assert_uint_eq(quarter, 15);
 	ck_assert_int_eq((int)gs_emu_sample_split(small, 16, idx, w, &inner), 6);
 	ck_assert_int_eq((int)inner, 6);
 	ck_assert_int_eq((int)gs_emu_sample_split(slab, 8, idx, w, &inner), 8);
