@@ -91,7 +91,7 @@ template <int OP, int MUFU> static double run(unsigned *out, const char *name)
 	int blocks = g_sms * 4 * 4;
 	float ms = time_ms([&] { bits<OP, MUFU><<<blocks, TPB>>>(out, 12345u); }, 7);
 	double cyc = ms * 1e-3 * g_clock_ghz * 1e9;
-	double wi = (double)blocks * (TPB / 32) * ITERS * C * ((OP >= 0 && OP <= 4 ? 1 : 0) + MUFU) / g_sms;
+	double wi = (double)blocks * (TPB / 32) * ITERS * C * ((OP <= 4) + MUFU) / g_sms;
 	printf("BITOPS %-6s mufu=%d ms=%.4f warp_inst_a_clock_sm=%.2f lanes_a_clock_sm=%.1f\n", name, MUFU,
 	       ms, wi / cyc, 32 * wi / cyc);
 	return ms;

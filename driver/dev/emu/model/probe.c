@@ -945,9 +945,9 @@ static unsigned l1_waves(const uint64_t *addr, uint32_t m, unsigned size, unsign
 		hi += words - 1;
 		if (hi - lo < 32 && (!lines || (hi >> 5) - (lo >> 5) < lines)) {
 			total++;
-			/* a warp of 4-byte words straddling a line boundary:
-			 * 1.145 cycles, not 1 (l1lines.cu's shift cases, on the
-			 * H100 and the H200; wider words were not measured) */
+			/* a warp of 4-byte words straddling a line boundary
+			 * costs l1_split_cycles more (fewblocks.cu: 1.077
+			 * cycles against 1.008; wider words were not measured) */
 			*split += size <= 4 && hi >> 5 != lo >> 5;
 			continue;
 		}
