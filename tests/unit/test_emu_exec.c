@@ -742,6 +742,30 @@ START_TEST(test_sample_size)
 }
 END_TEST
 
+/* The interior's need: equal blocks need what they have; blocks of 1 and 3
+ * units of work in turn (v = 0.51 over 24) need (v / 0.02)^2 = 651; the
+ * edges before `inner` do not count. */
+START_TEST(test_sample_need)
+{
+	struct gs_emu_blockstat st[32];
+	memset(st, 0, sizeof st);
+	for (int i = 0; i < 32; i++)
+		st[i].c.warp_inst[GS_EMU_FP32] = i < 8 ? 1000u * (unsigned)(i + 1) : 500;
+	ck_assert_int_eq((int)gs_emu_sample_need(st, 32, 8), 24);
+	for (int i = 8; i < 32; i++)
+		st[i].c.warp_inst[GS_EMU_FP32] = i % 2 ? 300 : 100;
+	/* var = 100^2 * 24 / 23, v^2 = var / 200^2 */
+	double v2 = 10000.0 * 24 / 23 / 40000.0;
+	ck_assert_int_eq((int)gs_emu_sample_need(st, 32, 8),
+			 (int)ceil(v2 / (GS_EMU_SAMPLE_SE * GS_EMU_SAMPLE_SE)));
+	/* a spread within the target: 24 blocks are enough */
+	for (int i = 8; i < 32; i++)
+		st[i].c.warp_inst[GS_EMU_FP32] = i % 2 ? 1005 : 995;
+	ck_assert_int_eq((int)gs_emu_sample_need(st, 32, 8), 24);
+	ck_assert_int_eq((int)gs_emu_sample_need(st, 9, 8), 1);
+}
+END_TEST
+
 START_TEST(test_divergence)
 {
 	struct tb t;
@@ -2297,7 +2321,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_sample_need, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

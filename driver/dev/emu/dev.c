@@ -696,6 +696,81 @@ static int run_sample(struct gs_dev *d, struct gs_emu_launch *l, const struct gs
 	return gs_emu_run(l, &c, d->err, sizeof d->err);
 }
 
+/* The most times a sample grows for an interior of unequal blocks: its
+ * emulation costs as much more, and a kernel's work spread so wide that
+ * (v / GS_EMU_SAMPLE_SE)^2 blocks exceed it keeps a draw in its time. */
+#define SAMPLE_GROW 4
+
+/* The sample idx[0..n) ran whole into st[]; where its interior's blocks
+ * did work too unequal for their mean (gs_emu_sample_need), the sample
+ * is planned again with the blocks it needs, at most SAMPLE_GROW times
+ * as many, and only the blocks it had not run are run.  The arrays are
+ * replaced.  0, or the run's code. */
+static int grow_sample(struct gs_dev *d, struct gs_emu_launch *l, uint64_t **idx, double **w,
+		       struct gs_emu_blockstat **st, size_t *n, size_t inner)
+{
+	uint64_t total = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+	size_t m = *n - inner, need = gs_emu_sample_need(*st, *n, inner);
+	if (need <= m || total <= *n)
+		return 0;
+	size_t n2 = *n + (need - m);
+	if (n2 > SAMPLE_GROW * *n)
+		n2 = SAMPLE_GROW * *n;
+	if (n2 > total)
+		n2 = (size_t)total;
+	uint64_t *idx2 = gs_xmalloc(n2 * sizeof(*idx2)), *todo = gs_xmalloc(n2 * sizeof(*todo));
+	double *w2 = gs_xmalloc(n2 * sizeof(*w2));
+	size_t inner2, *from = gs_xmalloc(n2 * sizeof(*from)), nt = 0;
+	n2 = gs_emu_sample_split(l->grid, n2, idx2, w2, &inner2);
+	struct gs_emu_blockstat *st2 = gs_xcalloc(n2, sizeof(*st2));
+	/* both lists are short (a few hundred blocks at most) */
+	for (size_t j = 0; j < n2; j++) {
+		from[j] = SIZE_MAX;
+		for (size_t i = 0; i < *n; i++)
+			if ((*idx)[i] == idx2[j]) {
+				from[j] = i;
+				break;
+			}
+		if (from[j] == SIZE_MAX)
+			todo[nt++] = idx2[j];
+	}
+	struct gs_emu_blockstat *ran = gs_xcalloc(nt ? nt : 1, sizeof(*ran));
+	char *kept = gs_xcalloc(*n, 1);
+	struct gs_emu_counters c;
+	l->only = todo;
+	l->nonly = nt;
+	l->stats = ran;
+	int rc = nt ? gs_emu_run(l, &c, d->err, sizeof d->err) : 0;
+	if (rc == 0) {
+		for (size_t j = 0, t = 0; j < n2; j++) {
+			if (from[j] == SIZE_MAX) {
+				st2[j] = ran[t++];
+				continue;
+			}
+			st2[j] = (*st)[from[j]];
+			kept[from[j]] = 1;
+		}
+		for (size_t i = 0; i < *n; i++)
+			if (!kept[i])
+				gs_emu_blockstat_release(&(*st)[i]);
+		free(*st);
+		free(*idx);
+		free(*w);
+		*st = st2, *idx = idx2, *w = w2, *n = n2;
+	} else {
+		for (size_t t = 0; t < nt; t++)
+			gs_emu_blockstat_release(&ran[t]);
+		free(st2);
+		free(idx2);
+		free(w2);
+	}
+	free(kept);
+	free(ran);
+	free(todo);
+	free(from);
+	return rc;
+}
+
 /* A launch at its full size, executing only a sample of its blocks and
  * timed by the interval model.  A launch given exactly what an earlier one
  * of the configuration was given (a kernel called in a loop over chunks
@@ -727,12 +802,16 @@ static int sampled_launch(struct gs_dev *d, struct gs_func *f, struct gs_emu_lau
 	l->loops = GS_EMU_LOOP_MIN;
 	size_t ran = n;
 	int rc = run_sample(d, l, o, idx, w, &ran, inner, st);
-	if (rc == 0) {
+	if (rc == 0 && ran == n)
+		rc = grow_sample(d, l, &idx, &w, &st, &n, inner);
+	else if (rc == 0)
 		n = ran;
+	if (rc == 0) {
 		struct gs_emu_interval iv;
 		double cap[2];
 		touched_bytes(d, st, n, cap);
 		if (gs_emu_interval_model(d->prof, l->grid, l->block, o, st, w, n, cap, &iv) == 0) {
+			iv.sampled = (int)n;
 			add_interval(d, &iv);
 			if (keyed && d->ntimed < sizeof d->timed / sizeof d->timed[0]) {
 				key.iv = iv;
@@ -928,10 +1007,10 @@ static int emu_report(struct gs_dev *d, char **counters, char **metrics)
 			 "\"dram_ms\":%.6g,\"block_issue\":%.6g,"
 			 "\"block_chain\":%.6g,\"block_exposed\":%.6g,\"block_fetch\":%.6g,"
 			 "\"loop_bytes\":%.6g,\"load_window\":%.3g,\"waves\":%d,"
-			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d",
+			 "\"l1_hit\":%.4f,\"l2_hit\":%.4f,\"sample\":%d,\"sampled\":%d",
 			 v->bound, conf < 0 ? 0 : conf, v->t_sm / hz, v->t_l2 / hz, v->t_dram / hz,
 			 v->per_block_issue, v->per_block_chain, v->per_block_exposed, v->per_block_fetch,
-			 v->loop_bytes, v->load_window, v->waves, v->l1_hit, v->l2_hit, d->sample);
+			 v->loop_bytes, v->load_window, v->waves, v->l1_hit, v->l2_hit, d->sample, v->sampled);
 		free(*counters);
 		*counters = NULL;
 	}

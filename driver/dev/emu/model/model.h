@@ -124,6 +124,12 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 size_t gs_emu_sample_split(const unsigned grid[3], size_t n, uint64_t *idx, double *weight,
 			   size_t *inner);
 
+/* How many blocks the interior of a sample (st[inner..n), equal weights)
+ * needs for the mean of its blocks' work to be known within
+ * GS_EMU_SAMPLE_SE of itself: n - inner when it has enough (sample.c). */
+#define GS_EMU_SAMPLE_SE 0.02
+size_t gs_emu_sample_need(const struct gs_emu_blockstat *st, size_t n, size_t inner);
+
 /* The blocks a launch samples: at most `blocks`, and, past GS_EMU_SAMPLE_MIN,
  * no more than hold the profile's sample_warps warps. */
 enum { GS_EMU_SAMPLE_MIN = 8 };
@@ -204,6 +210,7 @@ struct gs_emu_interval {
 	double l1_hit, l2_hit;      /* hit rates of loads */
 	double l2_bytes, dram_bytes;
 	int waves, blocks_per_sm;
+	int sampled;                /* the blocks it read (set by the caller) */
 	double load_window;         /* the global loads ptxas's code keeps in flight with
 				     * each issued one, on average (sass.c; 16: as many
 				     * as the PTX allows), 0: not known */

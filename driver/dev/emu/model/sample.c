@@ -14,6 +14,8 @@
  * sample runs whole. */
 #include "dev/emu/model/model.h"
 
+#include <math.h>
+
 /* the [lo, hi) of part k (0 first, 1 interior, 2 last) of a dimension of n */
 static int part(unsigned n, int k, unsigned *lo, unsigned *hi)
 {
@@ -141,6 +143,36 @@ size_t gs_emu_sample(const unsigned grid[3], size_t n, uint64_t *idx, double *we
 {
 	size_t interior;
 	return gs_emu_sample_split(grid, n, idx, weight, &interior);
+}
+
+/* Where the interior's blocks do unequal work (a ray caster's rays that
+ * miss the volume and rays that go deep, a Mandelbrot set's edge), its
+ * first sample times the launch by a draw: raymarch's 24 interior blocks
+ * of a 1024^2 image put its time anywhere from 0.24 to 1.29 of the
+ * measured (results/heldout7/README.md), more than the +-20% between its
+ * configurations.  The blocks' issued warp instructions say how unequal
+ * they are: with a coefficient of variation v over m blocks, the mean is
+ * known within v / sqrt(m) of itself (a sample of blocks drawn across the
+ * grid), so the interior needs (v / GS_EMU_SAMPLE_SE)^2 blocks.  Interiors
+ * of equal blocks need no more than they have. */
+size_t gs_emu_sample_need(const struct gs_emu_blockstat *st, size_t n, size_t inner)
+{
+	size_t m = n > inner ? n - inner : 0;
+	if (m < 2)
+		return m;
+	double sum = 0, sq = 0;
+	for (size_t i = inner; i < n; i++) {
+		double x = (double)gs_emu_counters_warp_inst(&st[i].c);
+		sum += x;
+		sq += x * x;
+	}
+	double mean = sum / (double)m;
+	if (mean <= 0)
+		return m;
+	double var = (sq - sum * mean) / (double)(m - 1);
+	double v2 = var > 0 ? var / (mean * mean) : 0;
+	double need = ceil(v2 / (GS_EMU_SAMPLE_SE * GS_EMU_SAMPLE_SE));
+	return need > (double)m ? (need > 1e9 ? (size_t)1e9 : (size_t)need) : m;
 }
 
 /* Blocks of one grid do the same work, but for its edges, so a sample is
