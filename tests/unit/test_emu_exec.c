@@ -1271,6 +1271,8 @@ static unsigned kb_lds;
 /* the machine code's bytes and its longest loop's that sampled_block
  * tells the launch (0 and 0: not known) */
 static size_t kb_text, kb_loop;
+/* its forward BRAs and predicated EXITs, where kb_text is known */
+static size_t kb_fwd;
 
 /* One sampled block (block 0 of `blocks`), with or without loop sampling. */
 static void sampled_block(struct kmod *k, const char *name, unsigned blocks, unsigned threads,
@@ -1284,7 +1286,7 @@ static void sampled_block(struct kmod *k, const char *name, unsigned blocks, uns
 		.block = { threads, 1, 1 }, .args = args, .prof = gs_emu_profile_find("sm_90"),
 		.mem = &k->mem, .threads = 1, .only = &only, .nonly = 1, .stats = st,
 		.l1_bytes = 65536, .blocks_per_sm = 4, .loops = loops, .lds_bytes = kb_lds,
-		.text_bytes = kb_text, .sass_loop_bytes = kb_loop,
+		.text_bytes = kb_text, .sass_loop_bytes = kb_loop, .sass_fwd = kb_fwd,
 	};
 	ck_assert_int_eq(gs_emu_run(&l, &c, err, sizeof err), GS_EMU_OK);
 }
@@ -1464,11 +1466,11 @@ START_TEST(test_probe_unrolled)
 	uint64_t dtab = kbuf(&k, (size_t)n * 32 * 4, NULL), dout = kbuf(&k, T * 4, NULL);
 	void *args[] = { &dtab, &dout, &n };
 	struct gs_emu_blockstat looped, unrolled, unknown;
-	kb_text = 4096, kb_loop = 256;
+	kb_text = 4096, kb_loop = 256, kb_fwd = 64; /* every forward branch kept */
 	sampled_block(&k, "sum", 1, T, args, 0, &looped);
 	kb_loop = 0;
 	sampled_block(&k, "sum", 1, T, args, 0, &unrolled);
-	kb_text = 0;
+	kb_text = 0, kb_fwd = 0;
 	sampled_block(&k, "sum", 1, T, args, 0, &unknown);
 	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
 	ck_assert_msg(looped.chain > n * p->lat_l1, "%g", looped.chain);
@@ -1477,6 +1479,63 @@ START_TEST(test_probe_unrolled)
 	ck_assert(unknown.chain == looped.chain);
 	gs_emu_blockstat_release(&looped);
 	gs_emu_blockstat_release(&unrolled);
+	gs_emu_blockstat_release(&unknown);
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/guarded.cu: eight guarded loads, each used at once.  Its
+ * machine code keeps fewer forward transfers than its PTX has forward
+ * branches (ptxas predicated the guards), so those branches end no basic
+ * block: the loads issue together, and the chain holds about one load's
+ * latency, not eight.  With the machine code said to keep every branch,
+ * or not known, each load waits at its guard for the use before it. */
+START_TEST(test_probe_ifconv)
+{
+	static struct gs_nvrtc *nv;
+	if (!nv && !(nv = gs_test_nvrtc(__FILE__, "tests/emu/guarded.cu")))
+		return;
+	char *src;
+	size_t len;
+	ck_assert_int_eq(gs_read_file("tests/emu/guarded.cu", &src, &len), 0);
+	const char *o[] = { "-arch=sm_90" };
+	struct gs_compile_in in = { .name = "guarded.cu", .source = src, .opts = o, .nopts = 1,
+				    .want_ptx = 1, .want_cubin = 1 };
+	struct gs_compile_out out;
+	memset(&out, 0, sizeof out);
+	ck_assert_int_eq(gs_nvrtc_compile(nv, &in, &out), 0);
+	ck_assert_msg(out.ok, "%s", out.log);
+	struct gs_emu_code code;
+	ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, "guarded", &code), 0);
+	free(code.win);
+	gs_compile_out_release(&out, 0);
+	free(src);
+	ck_assert_msg(code.fwd < 8, "%zu forward transfers kept", code.fwd);
+
+	struct kmod k;
+	if (kload(&k, "tests/emu/guarded.cu", NULL, NULL))
+		return;
+	enum { T = 32 };
+	int n = 1 << 16, stride = 4096;
+	uint64_t din = kbuf(&k, (size_t)n * 4, NULL), dout = kbuf(&k, (size_t)n * 4, NULL);
+	void *args[] = { &din, &dout, &n, &stride };
+	struct gs_emu_blockstat conv, kept, unknown;
+	kb_text = code.text_bytes, kb_loop = 0, kb_fwd = code.fwd;
+	sampled_block(&k, "guarded", 1, T, args, 0, &conv);
+	kb_fwd = 64;
+	sampled_block(&k, "guarded", 1, T, args, 0, &kept);
+	kb_text = 0, kb_fwd = 0;
+	sampled_block(&k, "guarded", 1, T, args, 0, &unknown);
+	const struct gs_emu_profile *p = gs_emu_profile_find("sm_90");
+	double one = p->lat_l2; /* every load misses the L1 */
+	ck_assert_msg(kept.chain > 8 * one, "%g", kept.chain);
+	ck_assert_msg(conv.chain < 2 * one, "%g", conv.chain);
+	/* misses weighted by the DRAM latency's draws (spread.c) */
+	ck_assert_msg(kept.chain_misses > 6 && conv.chain_misses < 2, "%g %g", kept.chain_misses,
+		      conv.chain_misses);
+	ck_assert(unknown.chain == kept.chain);
+	gs_emu_blockstat_release(&conv);
+	gs_emu_blockstat_release(&kept);
 	gs_emu_blockstat_release(&unknown);
 	kfree(&k);
 }
@@ -2321,7 +2380,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_partial_lines, test_sample_size, test_sample_need, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_ifconv, test_probe_partial_lines, test_sample_size, test_sample_need, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

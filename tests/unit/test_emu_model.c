@@ -625,6 +625,31 @@ START_TEST(test_sass_loops)
 }
 END_TEST
 
+/* Forward transfers read off the machine code: forward BRAs and
+ * predicated EXITs, not backward BRAs, the trap, or the last EXIT.  The
+ * words are NVRTC's for sm_90 (nvdisasm -hex): "@P0 EXIT" at 0xc0, "@P0
+ * BRA" forward at 0x1b0 and backward at 0xbf0, "EXIT" at 0xc70, the trap
+ * "BRA" to itself at 0xc80. */
+START_TEST(test_sass_forward)
+{
+	unsigned char code[16 * 220];
+	size_t n;
+	memset(code, 0, sizeof code);
+	for (size_t i = 0; i < 220; i++)
+		sass_put(code, i, FFMA, 7, 0);
+	ck_assert_int_eq(gs_emu_sass_forward(code, sizeof code, 90, &n), 0);
+	ck_assert_uint_eq(n, 0);
+	sass_word(code, 0xc0 / 16, 0x000000000000094dull, 0x000fea0003800000ull);
+	sass_word(code, 0x1b0 / 16, 0x0000000800800947ull, 0x000fea0003800000ull);
+	sass_word(code, 0xbf0 / 16, 0xfffffff400540947ull, 0x000fea000383ffffull);
+	sass_word(code, 0xc70 / 16, 0x000000000000794dull, 0x000fea0003800000ull);
+	sass_word(code, 0xc80 / 16, 0xfffffffc00fc7947ull, 0x000fc0000383ffffull);
+	ck_assert_int_eq(gs_emu_sass_forward(code, sizeof code, 90, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(gs_emu_sass_forward(code, sizeof code, 100, &n), -1);
+}
+END_TEST
+
 /* An instruction's stall count, bits 105..108 of its control bits. */
 static void sass_stall(unsigned char *code, size_t i, unsigned stall)
 {
@@ -816,6 +841,6 @@ START_TEST(test_interval_uneven_chains)
 END_TEST
 
 GS_TEST_MAIN(test_sass_windows, test_interval_block_launch, test_interval_dram_rw,
-	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_sass_loops, test_sass_gap, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
+	     test_interval_uneven_chains, test_interval_measured_terms, test_interval_l1_waves, test_fetch_excess, test_interval_fetch, test_sass_loops, test_sass_forward, test_sass_gap, test_pipes_int_on_fma, test_interval_loaded_latency, test_memory_bound, test_compute_bound, test_not_enough_warps, test_partial_wave,
 	     test_grid_under_one_wave, test_register_cliff, test_conflicts_and_coalescing,
 	     test_efficiency_utilization, test_deterministic_and_refusals, test_no_memory)

@@ -912,6 +912,7 @@ static int emu_launch(struct gs_dev *d, struct gs_func *f, const unsigned grid[3
 		.nload_window = f->code.nwin,
 		.text_bytes = f->code.text_bytes,
 		.sass_loop_bytes = f->code.loop_bytes,
+		.sass_fwd = f->code.fwd,
 		.sass_gap = f->code.issue_gap,
 		.lds_bytes = f->code.lds_bytes,
 		.host_bytes = d->mem.limit ? d->mem.limit - d->mem.used : 0,

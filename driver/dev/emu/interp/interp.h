@@ -104,6 +104,9 @@ struct gs_emu_launch {
 	/* the entry's machine code: its bytes and its longest loop's (model/sass.c);
 	 * text_bytes 0: not known */
 	size_t text_bytes, sass_loop_bytes;
+	/* its forward BRAs and predicated EXITs (model/sass.c), where
+	 * text_bytes is known */
+	size_t sass_fwd;
 	/* the cycles between a warp's issues its machine code asks
 	 * (model/sass.c); 0: not known, one a cycle */
 	double sass_gap;

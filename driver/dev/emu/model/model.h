@@ -189,8 +189,11 @@ struct gs_emu_code {
 	size_t nwin, text_bytes, loop_bytes;
 	double issue_gap;    /* gs_emu_sass_gap's; 0: not known */
 	unsigned lds_bytes;  /* gs_emu_sass_lds's */
+	size_t fwd;          /* gs_emu_sass_forward's */
 };
 int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct gs_emu_code *out);
+/* The forward BRAs and predicated EXITs of the machine code (sass.c). */
+int gs_emu_sass_forward(const unsigned char *code, size_t len, int arch, size_t *n);
 
 /* Cycles a scheduler loses per instruction of a loop of loop_bytes of code
  * to instruction fetch, with warps_per_sched warps on it (icache.c). */

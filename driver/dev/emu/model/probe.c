@@ -214,6 +214,45 @@ static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 }
 
 static unsigned reg(const struct gs_xprobe *p, uint32_t off);
+
+/* Forward branches ptxas if-converted end no basic block.  Where the
+ * entry's machine code keeps fewer forward transfers (sass.c's
+ * gs_emu_sass_forward) than its PTX has forward branches, ptxas turned
+ * the difference into predicated code, and it takes the shortest skips
+ * (a guard over a load, a conditional assignment): so many of the PTX's
+ * shortest forward branches issue as ordinary instructions, and the loads
+ * after them do not wait at them for the uses before them (life's guarded
+ * loads, sass.c).  -1: out of memory. */
+static int cmp_skip(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int if_converted(struct gs_xprobe *p, const struct gs_xctx *x)
+{
+	if (!x->l->text_bytes)
+		return 0;
+	size_t n = 0;
+	for (size_t pc = p->ur0; pc < p->ur1 && pc < p->ncode; pc++)
+		n += p->code[pc].op == GS_OP_BRA && p->code[pc].tgt > (int32_t)pc;
+	if (n <= x->l->sass_fwd)
+		return 0;
+	/* (skip << 32 | pc): the shortest first, ties in code order */
+	uint64_t *k = malloc(n * sizeof(*k));
+	if (!k)
+		return -1;
+	size_t m = 0;
+	for (size_t pc = p->ur0; pc < p->ur1 && pc < p->ncode; pc++)
+		if (p->code[pc].op == GS_OP_BRA && p->code[pc].tgt > (int32_t)pc)
+			k[m++] = (uint64_t)(p->code[pc].tgt - (int32_t)pc) << 32 | pc;
+	qsort(k, m, sizeof(*k), cmp_skip);
+	for (size_t i = 0; i < n - x->l->sass_fwd; i++)
+		p->pi[(uint32_t)k[i]].ends = 0;
+	free(k);
+	return 0;
+}
+
 static int idiv(const struct gs_ins *in);
 static int bit_count(const struct gs_ins *in);
 
@@ -369,7 +408,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		gs_x_probe_free(p);
 		return NULL;
 	}
-	if (decode_all(p) < 0) {
+	if (decode_all(p) < 0 || if_converted(p, x) < 0) {
 		gs_x_probe_free(p);
 		return NULL;
 	}

@@ -157,6 +157,31 @@ int gs_emu_sass_loops(const unsigned char *code, size_t len, int arch, size_t *l
 	return 0;
 }
 
+/* The forward transfers of control the machine code kept: BRAs that
+ * jump ahead (an if's skip or an else's jump) and predicated EXITs (a
+ * guard that returns, a forward branch to the PTX's ret).  ptxas turns
+ * short ifs into predicated code (if-conversion): life's 30 guarded
+ * loads, each a PTX branch over six instructions, are 30 predicated
+ * LDGs in one straight run (heldout7, ALG=1 WPT=8: 39 forward PTX
+ * branches, 9 transfers kept).  The predicate is bits 12..14, 7 for
+ * always (sm_70 to sm_90, against nvdisasm's listing: @P0 EXIT is
+ * 0x094d, EXIT 0x794d). */
+#define OP_EXIT 0x94d
+
+int gs_emu_sass_forward(const unsigned char *code, size_t len, int arch, size_t *n)
+{
+	*n = 0;
+	if (arch < 70 || arch > 90)
+		return -1;
+	for (size_t i = 0; i + 16 <= len; i += 16) {
+		unsigned op = bits(code + i, 0, 12);
+		if ((op == OP_BRA && bra_offset(code + i) > 0) ||
+		    (op == OP_EXIT && bits(code + i, 12, 3) != 7))
+			(*n)++;
+	}
+	return 0;
+}
+
 /* Instructions that are only padding (NOP): never issued in a loop's run. */
 #define OP_NOP 0x918
 
@@ -226,7 +251,8 @@ int gs_emu_cubin_facts(const void *cubin, size_t len, const char *entry, struct 
 		return -1;
 	if (gs_emu_sass_windows(code, n, arch, &out->win, &out->nwin) < 0 ||
 	    gs_emu_sass_loops(code, n, arch, &out->loop_bytes) < 0 ||
-	    gs_emu_sass_gap(code, n, arch, &out->issue_gap) < 0) {
+	    gs_emu_sass_gap(code, n, arch, &out->issue_gap) < 0 ||
+	    gs_emu_sass_forward(code, n, arch, &out->fwd) < 0) {
 		free(out->win);
 		memset(out, 0, sizeof(*out));
 		return -1;
