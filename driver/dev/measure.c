@@ -415,9 +415,13 @@ static void *ref_compile(void *arg)
 	struct gs_buf src = GS_BUF_INIT, b = GS_BUF_INIT;
 	gs_buf_printf(&src, "#line 1 \"%s\"\n", f->path);
 	gs_buf_put(&src, f->text, f->len);
-	const char **opts = gs_xcalloc(sp->nparams + sp->nlets + 4, sizeof(*opts));
+	const char **opts = gs_xcalloc(sp->nparams + sp->nlets + 6, sizeof(*opts));
 	size_t no = 0;
 	opts[no++] = gs_xasprintf("-arch=%s", m->o.arch);
+	/* where the variants find their headers, so does the reference */
+	char *inc[2];
+	for (size_t i = 0, n = gs_include_opts(f->path, inc); i < n; i++)
+		opts[no++] = inc[i];
 	/* the reference sees the same macros as a configuration, so that the
 	 * file compiles; its launches depend on problems only */
 	for (size_t i = 0; i < sp->nparams; i++)

@@ -1,5 +1,6 @@
 /* variant.c — source, defines and options of one configuration. */
 #include "gen/variant.h"
+#include "gen/gen.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -191,19 +192,9 @@ int gs_variant_build(const struct gs_space *sp, const struct gs_value *env, cons
 	/* not in the key: where things are on this host, and asking for the
 	 * resource report, which does not change the code */
 	push(&o, gs_xstrdup("--ptxas-options=-v"));
-	char *dir = gs_xstrdup(f->path);
-	char *slash = strrchr(dir, '/');
-	if (slash) {
-		*slash = 0;
-		push(&o, gs_xasprintf("--include-path=%s", dir));
-	}
-	free(dir);
-	const char *cuda = getenv("CUDA_HOME");
-	char *inc = gs_xasprintf("%s/include", cuda && *cuda ? cuda : "/usr/local/cuda");
-	struct stat st;
-	if (stat(inc, &st) == 0)
-		push(&o, gs_xasprintf("--include-path=%s", inc));
-	free(inc);
+	char *inc[2];
+	for (size_t i = 0, n = gs_include_opts(f->path, inc); i < n; i++)
+		push(&o, inc[i]);
 	v->opts = o.v;
 	v->nopts = o.n;
 
@@ -263,4 +254,23 @@ void gs_variant_release(struct gs_variant *v)
 		free(v->names[i]);
 	free(v->names);
 	memset(v, 0, sizeof(*v));
+}
+
+size_t gs_include_opts(const char *kernel_path, char *out[2])
+{
+	size_t n = 0;
+	char *dir = gs_xstrdup(kernel_path);
+	char *slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = 0;
+		out[n++] = gs_xasprintf("--include-path=%s", dir);
+	}
+	free(dir);
+	const char *cuda = getenv("CUDA_HOME");
+	char *inc = gs_xasprintf("%s/include", cuda && *cuda ? cuda : "/usr/local/cuda");
+	struct stat st;
+	if (stat(inc, &st) == 0)
+		out[n++] = gs_xasprintf("--include-path=%s", inc);
+	free(inc);
+	return n;
 }
