@@ -937,6 +937,10 @@ reload:
 			if ((rc = gs_x_fop64(x, rf, in, m)) < 0)
 				goto out;
 			break;
+		case GS_OP_FOP16:
+			if ((rc = gs_x_fop16(x, rf, in, m)) < 0)
+				goto out;
+			break;
 		case GS_OP_CVT:
 			if ((rc = gs_x_cvt(x, rf, in, m)) < 0)
 				goto out;

@@ -256,6 +256,85 @@ int gs_x_fop64(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, ui
 	return 0;
 }
 
+/* ---- f16 and bf16 ------------------------------------------------------------------ */
+
+static uint64_t encode(long double v, int rnd, int man, int eb);
+static long double decode(uint64_t bits, int man, int eb);
+
+/* One half's operation, exactly in long double and rounded once to the
+ * half's format: a product of halves is exact there, and so is a sum of
+ * f16 values (their exponents span 40 bits); bf16's wider range can make a
+ * sum inexact, where the 64-bit rounding before the 8-bit one changes
+ * nothing (64 >= 2 x 8 + 2).  ftz flushes subnormal operands and results;
+ * .sat clamps to [0, 1], NaN to 0. */
+static int half_op(const struct gs_ins *in, int man, int eb, uint32_t ra, uint32_t rb,
+		   uint32_t rc, uint32_t *out)
+{
+	long double a = decode(ra, man, eb), b = decode(rb, man, eb), c = decode(rc, man, eb), v;
+	long double tiny = ldexpl(1.0L, 2 - (1 << (eb - 1)));
+	int ftz = in->f & 1;
+	if (ftz) {
+		if (fabsl(a) < tiny) a = copysignl(0.0L, a);
+		if (fabsl(b) < tiny) b = copysignl(0.0L, b);
+		if (fabsl(c) < tiny) c = copysignl(0.0L, c);
+	}
+	switch (in->sub) {
+	case GS_FOP_ADD: v = a + b; break;
+	case GS_FOP_SUB: v = a - b; break;
+	case GS_FOP_MUL: v = a * b; break;
+	case GS_FOP_FMA: v = fmal(a, b, c); break;
+	case GS_FOP_NEG: *out = ra ^ (1u << (man + eb)); return 0; /* the sign bit, NaN too */
+	case GS_FOP_ABS: *out = ra & ~(1u << (man + eb)); return 0;
+	case GS_FOP_MIN: case GS_FOP_MAX: {
+		int nan = in->f & 4;
+		if (isnan(a) || isnan(b)) {
+			if (nan || (isnan(a) && isnan(b))) {
+				*out = (uint32_t)encode(NAN, GS_RND_RN, man, eb);
+				return 0;
+			}
+			v = isnan(a) ? b : a;
+		} else if (a == b) {
+			v = (in->sub == GS_FOP_MIN) == (signbit(a) != 0) ? a : b; /* -0 < +0 */
+		} else {
+			v = (in->sub == GS_FOP_MIN) == (a < b) ? a : b;
+		}
+		break;
+	}
+	case GS_FOP_EX2: v = exp2l(a); break;
+	default: return -1;
+	}
+	if (in->f & 2)
+		v = v > 0 ? (v > 1 ? 1 : v) : 0;
+	if (ftz && fabsl(v) < tiny && v != 0)
+		v = copysignl(0.0L, v);
+	*out = (uint32_t)encode(v, in->sub2, man, eb);
+	return 0;
+}
+
+int gs_x_fop16(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m)
+{
+	int two = in->sz == GS_TY_F16X2 || in->sz == GS_TY_BF16X2;
+	int bf = in->sz == GS_TY_BF16 || in->sz == GS_TY_BF16X2;
+	int man = bf ? 7 : 10, eb = bf ? 8 : 5, n = nsrc(in->sub);
+	/* a 16-bit register is the low half of a 32-bit one */
+	gs_vu32 d = { 0 }, a = GS_VU32(rf, in->o[1]), b = { 0 }, c = { 0 };
+	if (n > 1)
+		b = GS_VU32(rf, in->o[2]);
+	if (n > 2)
+		c = GS_VU32(rf, in->o[3]);
+	for (int l = 0; l < GS_WARP; l++) {
+		if (!(m >> l & 1))
+			continue;
+		uint32_t lo, hi = 0;
+		if (half_op(in, man, eb, a[l] & 0xffff, b[l] & 0xffff, c[l] & 0xffff, &lo) < 0 ||
+		    (two && half_op(in, man, eb, a[l] >> 16, b[l] >> 16, c[l] >> 16, &hi) < 0))
+			return gs_x_unsupported(x, in, "f16 operation");
+		d[l] = (lo & 0xffff) | hi << 16;
+	}
+	gs_x_put32(rf, in->o[0], d, m);
+	return 0;
+}
+
 /* ---- conversions ------------------------------------------------------------------- */
 
 enum { K_INT, K_F16, K_BF16, K_F32, K_F64 };

@@ -457,6 +457,7 @@ static inline void gs_x_sort_warp(uint64_t *v, unsigned n)
 
 /* exec_fp.c */
 int gs_x_fop32(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m);
+int gs_x_fop16(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m);
 int gs_x_fop64(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m);
 int gs_x_cvt(struct gs_xctx *x, unsigned char *rf, const struct gs_ins *in, uint32_t m);
 int gs_x_testp(struct gs_xctx *x, unsigned char *rf, uint32_t *pred, const struct gs_ins *in,

@@ -42,7 +42,8 @@ static const struct {
 	{ "u64", K_TYPE, GS_TY_U64 }, { "s8", K_TYPE, GS_TY_S8 }, { "s16", K_TYPE, GS_TY_S16 },
 	{ "s32", K_TYPE, GS_TY_S32 }, { "s64", K_TYPE, GS_TY_S64 }, { "b8", K_TYPE, GS_TY_B8 },
 	{ "b16", K_TYPE, GS_TY_B16 }, { "b32", K_TYPE, GS_TY_B32 }, { "b64", K_TYPE, GS_TY_B64 },
-	{ "f16", K_TYPE, GS_TY_F16 }, { "bf16", K_TYPE, GS_TY_BF16 },
+	{ "f16", K_TYPE, GS_TY_F16 }, { "bf16", K_TYPE, GS_TY_BF16 }, { "f16x2", K_TYPE, GS_TY_F16X2 },
+	{ "bf16x2", K_TYPE, GS_TY_BF16X2 },
 	{ "f32", K_TYPE, GS_TY_F32 }, { "f64", K_TYPE, GS_TY_F64 }, { "pred", K_TYPE, GS_TY_PRED },
 	{ "global", K_SPACE, GS_SP_GLOBAL }, { "shared", K_SPACE, GS_SP_SHARED },
 	{ "shared::cta", K_SPACE, GS_SP_SHARED }, { "local", K_SPACE, GS_SP_LOCAL },
@@ -195,7 +196,14 @@ static int tysigned(int ty)
 
 static int tyfloat(int ty)
 {
-	return ty == GS_TY_F16 || ty == GS_TY_BF16 || ty == GS_TY_F32 || ty == GS_TY_F64;
+	return ty == GS_TY_F16 || ty == GS_TY_BF16 || ty == GS_TY_F32 || ty == GS_TY_F64 ||
+	       ty == GS_TY_F16X2 || ty == GS_TY_BF16X2;
+}
+
+/* f16 or bf16, one or two halves: FOP16 */
+static int tyhalf(int ty)
+{
+	return ty == GS_TY_F16 || ty == GS_TY_BF16 || ty == GS_TY_F16X2 || ty == GS_TY_BF16X2;
 }
 
 static int slotw(int w)
@@ -515,13 +523,16 @@ static uint32_t pred_id(struct dc *d, int32_t id)
 static const int T_INT[] = { GS_TY_U16, GS_TY_U32, GS_TY_U64, GS_TY_S16, GS_TY_S32, GS_TY_S64,
 			     T_END };
 static const int T_INTF[] = { GS_TY_U16, GS_TY_U32, GS_TY_U64, GS_TY_S16, GS_TY_S32, GS_TY_S64,
-			      GS_TY_F32, GS_TY_F64, T_END };
-static const int T_SINTF[] = { GS_TY_S16, GS_TY_S32, GS_TY_S64, GS_TY_F32, GS_TY_F64, T_END };
+			      GS_TY_F32, GS_TY_F64, GS_TY_F16, GS_TY_BF16, GS_TY_F16X2,
+			      GS_TY_BF16X2, T_END };
+static const int T_SINTF[] = { GS_TY_S16, GS_TY_S32, GS_TY_S64, GS_TY_F32, GS_TY_F64,
+			       GS_TY_F16, GS_TY_BF16, GS_TY_F16X2, GS_TY_BF16X2, T_END };
 static const int T_BITS[] = { GS_TY_B16, GS_TY_B32, GS_TY_B64, T_END };
 static const int T_BITSP[] = { GS_TY_PRED, GS_TY_B16, GS_TY_B32, GS_TY_B64, T_END };
 static const int T_ANY[] = { GS_TY_B16, GS_TY_B32, GS_TY_B64, GS_TY_U16, GS_TY_U32, GS_TY_U64,
 			     GS_TY_S16, GS_TY_S32, GS_TY_S64, GS_TY_F32, GS_TY_F64, T_END };
-static const int T_F[] = { GS_TY_F32, GS_TY_F64, T_END };
+static const int T_F[] = { GS_TY_F32, GS_TY_F64, GS_TY_F16, GS_TY_BF16, GS_TY_F16X2,
+			   GS_TY_BF16X2, T_END };
 static const int T_B3264[] = { GS_TY_B32, GS_TY_B64, T_END };
 static const int T_US3264[] = { GS_TY_U32, GS_TY_S32, GS_TY_U64, GS_TY_S64, T_END };
 static const int T_US32[] = { GS_TY_U32, GS_TY_S32, T_END };
@@ -569,7 +580,14 @@ static void farith(struct dc *d, int n, int fop, int op32, int op32z, int op64)
 
 	if (rnd >= GS_RND_RNI || has(d, K_APPROX) || has(d, K_FULL))
 		unsupported(d);
-	if (ty == GS_TY_F32) {
+	if (tyhalf(ty)) {
+		/* on the FMA pipe, as the GPU's HADD2/HMUL2/HFMA2 */
+		op(d, GS_OP_FOP16, GS_EMU_FP32);
+		d->in->sub = (uint8_t)fop;
+		d->in->sub2 = (uint8_t)(rnd ? rnd : GS_RND_RN);
+		d->in->f = (uint8_t)(has(d, K_FTZ) | has(d, K_SAT) << 1);
+		d->in->sz = (uint8_t)ty;
+	} else if (ty == GS_TY_F32) {
 		if (!has(d, K_SAT) && rnd <= GS_RND_RN) {
 			op(d, has(d, K_FTZ) ? op32z : op32, GS_EMU_FP32);
 		} else {
@@ -599,7 +617,12 @@ static void fop(struct dc *d, int n, int fop, int rnd, int cls32, int cls64)
 
 	if (ty == GS_TY_F64 && (has(d, K_SAT) || (has(d, K_FTZ) && !has(d, K_APPROX))))
 		unsupported(d);
-	op(d, ty == GS_TY_F32 ? GS_OP_FOP32 : GS_OP_FOP64, ty == GS_TY_F32 ? cls32 : cls64);
+	if (tyhalf(ty)) {
+		op(d, GS_OP_FOP16, cls32);
+		d->in->sz = (uint8_t)ty;
+	} else {
+		op(d, ty == GS_TY_F32 ? GS_OP_FOP32 : GS_OP_FOP64, ty == GS_TY_F32 ? cls32 : cls64);
+	}
 	d->in->sub = (uint8_t)fop;
 	d->in->sub2 = (uint8_t)rnd;
 	d->in->f = (uint8_t)(has(d, K_FTZ) | has(d, K_SAT) << 1);

@@ -127,6 +127,8 @@ enum gs_lay {
 	/* any other f32 arithmetic: fop in sub, rounding in sub2, f: ftz 1 sat 2 */             \
 	X(FOP32, DABC)                                                                           \
 	X(FOP64, DABC) /* as FOP32 for f64 */                                                    \
+	/* f16 and bf16 arithmetic, one half or two in a register: as FOP32, sz the type */     \
+	X(FOP16, DABC)                                                                           \
 	/* conversions: sub dst type, sub2 src type, f: rounding | ftz << 4 | sat << 5, sz:      \
 	 * source register bytes, nv: destination register bytes */                              \
 	X(CVT, DABC)                                                                             \
@@ -175,7 +177,9 @@ enum gs_rnd { GS_RND_NONE, GS_RND_RN, GS_RND_RZ, GS_RND_RM, GS_RND_RP,
 /* scalar types of conversions, comparisons, atomics */
 enum gs_ty { GS_TY_NONE, GS_TY_U8, GS_TY_U16, GS_TY_U32, GS_TY_U64, GS_TY_S8, GS_TY_S16,
 	     GS_TY_S32, GS_TY_S64, GS_TY_B8, GS_TY_B16, GS_TY_B32, GS_TY_B64, GS_TY_F16,
-	     GS_TY_BF16, GS_TY_F32, GS_TY_F64, GS_TY_PRED };
+	     GS_TY_BF16, GS_TY_F32, GS_TY_F64, GS_TY_PRED,
+	     /* two halves in a 32-bit register, low half first */
+	     GS_TY_F16X2, GS_TY_BF16X2 };
 
 enum gs_cmp { GS_CMP_EQ, GS_CMP_NE, GS_CMP_LT, GS_CMP_LE, GS_CMP_GT, GS_CMP_GE,
 	      GS_CMP_LO, GS_CMP_LS, GS_CMP_HI, GS_CMP_HS, GS_CMP_EQU, GS_CMP_NEU, GS_CMP_LTU,

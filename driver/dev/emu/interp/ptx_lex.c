@@ -391,7 +391,8 @@ static int type_of(const struct gs_ptxl_tok *t)
 		{ ".s32", GS_TY_S32 }, { ".s64", GS_TY_S64 }, { ".b8", GS_TY_B8 },
 		{ ".b16", GS_TY_B16 }, { ".b32", GS_TY_B32 }, { ".b64", GS_TY_B64 },
 		{ ".f16", GS_TY_F16 }, { ".bf16", GS_TY_BF16 }, { ".f32", GS_TY_F32 },
-		{ ".f64", GS_TY_F64 }, { ".pred", GS_TY_PRED },
+		{ ".f64", GS_TY_F64 }, { ".pred", GS_TY_PRED }, { ".f16x2", GS_TY_F16X2 },
+		{ ".bf16x2", GS_TY_BF16X2 },
 	};
 	for (size_t i = 0; i < GS_ARRAY_SIZE(tys); i++)
 		if (is_id(t, tys[i].s))
