@@ -317,8 +317,18 @@ static int is_output(const struct gs_buffer *b)
 	return b->kind == GS_BUF_OUTPUT || b->kind == GS_BUF_INOUT;
 }
 
-/* Every buffer with a pristine copy back to it: outputs and inouts to their
- * fill, inputs undoing whatever the last configuration wrote into them. */
+/* Whether a buffer goes back to its fill before each configuration:
+ * outputs and inouts, and scratch buffers with a fill (a visited bitmap
+ * cleared, a counter zeroed: what the last configuration left there would
+ * change what the next one computes). */
+static int is_reset(const struct gs_buffer *b)
+{
+	return is_output(b) || (b->kind == GS_BUF_SCRATCH && b->fill.kind != GS_FILL_NONE);
+}
+
+/* Every buffer with a pristine copy back to it: outputs, inouts and filled
+ * scratch to their fill, inputs undoing whatever the last configuration
+ * wrote into them. */
 static int reset_buffers(struct gs_measure *m)
 {
 	for (size_t i = 0; i < m->sp->nbuffers; i++)
@@ -603,7 +613,8 @@ void gs_prefill_release(struct gs_prefill *pf)
 }
 
 /* Every buffer of the space on the device, filled on the host or taken from
- * o.prefill; outputs and inputs keep a pristine copy there. */
+ * o.prefill; the buffers reset before each configuration (is_reset) and
+ * the inputs keep a pristine copy there. */
 static int upload_buffers(struct gs_measure *m, char *err, size_t errlen)
 {
 	const struct gs_space *sp = m->sp;
@@ -630,7 +641,7 @@ static int upload_buffers(struct gs_measure *m, char *err, size_t errlen)
 			host = host_fill(sp, b, env, &m->vm, &rc, err, errlen);
 		if (rc == 0 && d->bytes && ops->upload(m->dev, d->ptr, host, d->bytes) < 0)
 			rc = -1, snprintf(err, errlen, "cannot upload %s: %s", b->name, ops->errmsg(m->dev));
-		if (rc == 0 && is_output(b) && d->bytes) {
+		if (rc == 0 && is_reset(b) && d->bytes) {
 			if (ops->alloc(m->dev, d->bytes, &d->pristine) < 0 ||
 			    ops->copy(m->dev, d->pristine, d->ptr, d->bytes) < 0)
 				rc = -1, snprintf(err, errlen, "cannot keep a copy of %s: %s", b->name,
