@@ -1484,6 +1484,30 @@ START_TEST(test_probe_unrolled)
 }
 END_TEST
 
+/* What sass.c reads of the entries of a test kernel's cubin, compiled by
+ * NVRTC for sm_90.  -1 (the test skipped) where NVRTC is not here. */
+static int cubin_facts(const char *path, const char **entries, struct gs_emu_code *facts, int n)
+{
+	static struct gs_nvrtc *nv;
+	if (!nv && !(nv = gs_test_nvrtc(__FILE__, path)))
+		return -1;
+	char *src;
+	size_t len;
+	ck_assert_int_eq(gs_read_file(path, &src, &len), 0);
+	const char *o[] = { "-arch=sm_90" };
+	struct gs_compile_in in = { .name = path, .source = src, .opts = o, .nopts = 1,
+				    .want_ptx = 1, .want_cubin = 1 };
+	struct gs_compile_out out;
+	memset(&out, 0, sizeof out);
+	ck_assert_int_eq(gs_nvrtc_compile(nv, &in, &out), 0);
+	ck_assert_msg(out.ok, "%s", out.log);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, entries[i], &facts[i]), 0);
+	gs_compile_out_release(&out, 0);
+	free(src);
+	return 0;
+}
+
 /* tests/emu/guarded.cu: eight guarded loads, each used at once.  Its
  * machine code keeps fewer forward transfers than its PTX has forward
  * branches (ptxas predicated the guards), so those branches end no basic
@@ -1492,24 +1516,11 @@ END_TEST
  * or not known, each load waits at its guard for the use before it. */
 START_TEST(test_probe_ifconv)
 {
-	static struct gs_nvrtc *nv;
-	if (!nv && !(nv = gs_test_nvrtc(__FILE__, "tests/emu/guarded.cu")))
-		return;
-	char *src;
-	size_t len;
-	ck_assert_int_eq(gs_read_file("tests/emu/guarded.cu", &src, &len), 0);
-	const char *o[] = { "-arch=sm_90" };
-	struct gs_compile_in in = { .name = "guarded.cu", .source = src, .opts = o, .nopts = 1,
-				    .want_ptx = 1, .want_cubin = 1 };
-	struct gs_compile_out out;
-	memset(&out, 0, sizeof out);
-	ck_assert_int_eq(gs_nvrtc_compile(nv, &in, &out), 0);
-	ck_assert_msg(out.ok, "%s", out.log);
 	struct gs_emu_code code;
-	ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, "guarded", &code), 0);
+	const char *entry = "guarded";
+	if (cubin_facts("tests/emu/guarded.cu", &entry, &code, 1) < 0)
+		return;
 	free(code.win);
-	gs_compile_out_release(&out, 0);
-	free(src);
 	ck_assert_msg(code.fwd < 8, "%zu forward transfers kept", code.fwd);
 
 	struct kmod k;
@@ -1551,28 +1562,14 @@ END_TEST
  * machine code without wide loads, counts as the PTX says. */
 START_TEST(test_probe_lds_runs)
 {
-	static struct gs_nvrtc *nv;
-	if (!nv && !(nv = gs_test_nvrtc(__FILE__, "tests/emu/ldsrow.cu")))
+	struct gs_emu_code facts[2];
+	const char *entries[] = { "rows128", "ldsrow" };
+	if (cubin_facts("tests/emu/ldsrow.cu", entries, facts, 2) < 0)
 		return;
-	char *src;
-	size_t len;
-	ck_assert_int_eq(gs_read_file("tests/emu/ldsrow.cu", &src, &len), 0);
-	const char *o[] = { "-arch=sm_90" };
-	struct gs_compile_in in = { .name = "ldsrow.cu", .source = src, .opts = o, .nopts = 1,
-				    .want_ptx = 1, .want_cubin = 1 };
-	struct gs_compile_out out;
-	memset(&out, 0, sizeof out);
-	ck_assert_int_eq(gs_nvrtc_compile(nv, &in, &out), 0);
-	ck_assert_msg(out.ok, "%s", out.log);
-	struct gs_emu_code wide, narrow;
-	ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, "rows128", &wide), 0);
-	ck_assert_int_eq(gs_emu_cubin_facts(out.cubin, out.cubin_len, "ldsrow", &narrow), 0);
-	ck_assert_uint_eq(wide.lds_bytes, 16);
-	ck_assert_uint_eq(narrow.lds_bytes, 4);
-	free(wide.win);
-	free(narrow.win);
-	gs_compile_out_release(&out, 0);
-	free(src);
+	ck_assert_uint_eq(facts[0].lds_bytes, 16);
+	ck_assert_uint_eq(facts[1].lds_bytes, 4);
+	free(facts[0].win);
+	free(facts[1].win);
 
 	struct kmod k;
 	if (kload(&k, "tests/emu/ldsrow.cu", NULL, NULL))
