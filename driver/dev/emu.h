@@ -28,7 +28,7 @@
  * Change it with any change that moves modeled times (dev/emu/model/, and
  * the probe's operand layouts in dev/emu/interp/ptx_int.h, loop sampling in
  * dev/emu/interp/exec_loops.c). */
-#define GS_EMU_MODEL_REV "interval-29"
+#define GS_EMU_MODEL_REV "interval-30"
 
 /* A modeled result's confidence (`model_confidence`, 0 to 1): one less the
  * share of its time in terms the model knows it approximates

@@ -1307,7 +1307,10 @@ START_TEST(test_probe_reuse)
 		return;
 	enum { T = 256, R = 8 };
 	int r8 = R, r2 = 2;
-	uint64_t drec = kbuf(&k, (size_t)T * R * 64, NULL), dout = kbuf(&k, T * 4, NULL);
+	/* the whole grid's records, though only block 0 runs: the reuse term
+	 * counts an allocation's sectors live at most once (a table is), so
+	 * the records must be as many as the grid's */
+	uint64_t drec = kbuf(&k, (size_t)1024 * T * R * 64, NULL), dout = kbuf(&k, T * 4, NULL);
 	void *a8[] = { &drec, &dout, &r8 }, *a2[] = { &drec, &dout, &r2 };
 	struct gs_emu_blockstat far, few, two, together;
 	sampled_block(&k, "chained", 1024, T, a8, 0, &far);
@@ -1328,6 +1331,40 @@ START_TEST(test_probe_reuse)
 	gs_emu_blockstat_release(&few);
 	gs_emu_blockstat_release(&two);
 	gs_emu_blockstat_release(&together);
+	kfree(&k);
+}
+END_TEST
+
+/* tests/emu/sharedtab.cu: each warp reads a 16 KiB table whole at each of
+ * 4 steps.  A sector's loads are 512 of the warp's sectors apart, which
+ * times the resident warps would be far more than the L1 and half the L2
+ * hold; but the table is one allocation of 512 sectors, live once for all
+ * of them: only each sector's first load misses, none goes to DRAM again.
+ * The same 16 KiB read from a 64 MiB allocation is not capped below either
+ * gap: after its first step, each warp's loads miss and come from DRAM. */
+START_TEST(test_probe_shared_table)
+{
+	struct kmod k;
+	if (kload(&k, "tests/emu/sharedtab.cu", NULL, NULL))
+		return;
+	enum { T = 256 };
+	int steps = 4;
+	uint64_t dtab = kbuf(&k, 4096 * 4, NULL), dout = kbuf(&k, T * 4, NULL);
+	uint64_t dbig = kbuf(&k, (size_t)64 << 20, NULL);
+	void *a[] = { &dtab, &dout, &steps }, *b[] = { &dbig, &dout, &steps };
+	struct gs_emu_blockstat small, big;
+	sampled_block(&k, "sweep", 1024, T, a, 0, &small);
+	sampled_block(&k, "sweep", 1024, T, b, 0, &big);
+	uint64_t touches = (uint64_t)(T / 32) * steps * 128 * 4;
+	ck_assert_uint_eq(small.l1_hit + small.l1_miss, touches);
+	ck_assert_uint_eq(small.l1_miss, 512);
+	ck_assert_uint_eq(small.refetch, 0);
+	/* warps run one after another: a warp's first step finds the
+	 * sectors the warp before it left in the probe's L1 */
+	ck_assert_uint_eq(big.l1_miss, 512 + (T / 32) * (steps - 1) * 512);
+	ck_assert_uint_eq(big.refetch, (T / 32) * (steps - 1) * 512);
+	gs_emu_blockstat_release(&small);
+	gs_emu_blockstat_release(&big);
 	kfree(&k);
 }
 END_TEST
@@ -2377,7 +2414,7 @@ START_TEST(test_bad_launch)
 END_TEST
 
 GS_TEST_MAIN(test_deadline, test_host_bytes, test_probe_load_window,
-	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_ifconv, test_probe_partial_lines, test_sample_size, test_sample_need, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
+	     test_probe_hit_under_fill, test_probe_spread, test_probe_idiv, test_probe_loop_span, test_loop_sampling, test_probe_reuse, test_probe_shared_table, test_probe_phases, test_probe_l1_lines, test_probe_unrolled, test_probe_bits, test_probe_hot_table, test_probe_lds_runs, test_probe_ifconv, test_probe_partial_lines, test_sample_size, test_sample_need, test_coalesce_sectors, test_coalesce_cc10, test_bank_conflicts, test_bank_conflicts_wide, test_shared_values, test_divergence,
 	     test_probe_chain, test_probe_l1, test_sampler,
 	     test_fault_bounds, test_bad_launch, test_matmul, test_reduce_warp_ops, test_atomics,
 	     test_control, test_misc, test_fastmath, test_template, test_faults, test_determinism,

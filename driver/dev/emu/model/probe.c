@@ -325,20 +325,27 @@ static int decode_all(struct gs_xprobe *p)
 	return 0;
 }
 
-/* The gaps of reuse.c for this launch: the block's share of the L1 over
- * its warps' loads of a sector each; half the L2 over the loads of every
- * warp the GPU holds at once. */
+/* What reuse.c weighs for this launch: the SM's L1 (the blocks' shares)
+ * against the loads of its resident warps; half the L2 against the loads
+ * of every warp the GPU holds at once. */
 static struct gs_reuse *new_reuse(const struct gs_xprobe *p, const struct gs_xctx *x)
 {
 	const struct gs_emu_launch *l = x->l;
 	double warps = p->nwarps ? p->nwarps : 1;
-	double gap_l1 = l->l1_bytes > 0 ? (double)l->l1_bytes / (32 * warps) : INFINITY;
 	double blocks = (double)l->grid[0] * l->grid[1] * l->grid[2];
 	double resident = p->p ? (double)p->p->sms * p->bps : blocks;
 	if (resident > blocks)
 		resident = blocks;
-	double gap_l2 = p->p && p->p->l2_bytes > 0 ? p->p->l2_bytes / 2 / (32 * warps * resident) : INFINITY;
-	return gs_reuse_new(p->nwarps, gap_l1, gap_l2);
+	double cap_l1 = l->l1_bytes > 0 ? (double)l->l1_bytes * p->bps / 32 : INFINITY;
+	double cap_l2 = p->p && p->p->l2_bytes > 0 ? p->p->l2_bytes / 2 / 32 : INFINITY;
+	/* the global allocations, each live at most once (reuse.c) */
+	uint64_t base[GS_REUSE_ALLOCS], size[GS_REUSE_ALLOCS];
+	size_t n = 0;
+	for (size_t i = 0; l->mem && i < l->mem->n && n < GS_REUSE_ALLOCS; i++) {
+		base[n] = l->mem->a[i].base;
+		size[n++] = l->mem->a[i].size;
+	}
+	return gs_reuse_new(p->nwarps, warps * p->bps, cap_l1, warps * resident, cap_l2, base, size, n);
 }
 
 /* What a partial sector costs the L2, in hundredths of one that shares its

@@ -32,6 +32,16 @@
  * another warp loaded last is left to the probe's L1: warps that share
  * data load it at about the same time.
  *
+ * The other warps' sectors are the warp's own only as far as their data
+ * is: a table every warp reads at every step (a CRC's 8 KiB of tables, an
+ * HMM's 24 KiB of transitions and emissions, through __ldg) is live once
+ * on the SM and on the GPU, not once a warp: the scaled gap had put every
+ * reload of such a table out to DRAM, 5 to 17 times the H200's time
+ * (results/heldout8).  So the live sectors are counted per allocation,
+ * each at most its size: the warp's gap split over the allocations as the
+ * warp's loads so far are, times the resident warps, capped.  A stream of
+ * records larger than the caches is not capped, and counts as before.
+ *
  * The gap counts the sectors a load brings in, not every sector it reads:
  * a sector the warp loaded less than a gap ago is still in the L1, and
  * loading it again pushes nothing out.  A lookup table gathered at every
@@ -58,22 +68,34 @@ struct gs_reuse {
 	uint64_t *base;   /* per warp: count when its current load began */
 	struct slot *t;
 	size_t cap, n;    /* a power of two; used slots */
-	double gap_l1, gap_l2;
+	double gap_l1, gap_l2;    /* cap / w: the gaps with no allocation capped */
+	double w_l1, cap_l1, w_l2, cap_l2;
+	size_t na;                /* allocations; the last bucket, na, is the rest */
+	uint64_t ab[GS_REUSE_ALLOCS], as[GS_REUSE_ALLOCS]; /* sectors: first, count */
+	uint64_t *acount; /* per warp, per bucket: sectors loaded */
 };
 
-struct gs_reuse *gs_reuse_new(unsigned nwarps, double gap_l1, double gap_l2)
+struct gs_reuse *gs_reuse_new(unsigned nwarps, double w_l1, double cap_l1, double w_l2,
+			      double cap_l2, const uint64_t *base, const uint64_t *size, size_t n)
 {
 	struct gs_reuse *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->nwarps = nwarps;
-	r->gap_l1 = gap_l1;
-	r->gap_l2 = gap_l2;
+	r->w_l1 = w_l1, r->cap_l1 = cap_l1, r->w_l2 = w_l2, r->cap_l2 = cap_l2;
+	r->gap_l1 = w_l1 > 0 ? cap_l1 / w_l1 : cap_l1;
+	r->gap_l2 = w_l2 > 0 ? cap_l2 / w_l2 : cap_l2;
+	r->na = n < GS_REUSE_ALLOCS ? n : GS_REUSE_ALLOCS;
+	for (size_t i = 0; i < r->na; i++) {
+		r->ab[i] = base[i] / 32;
+		r->as[i] = (base[i] + size[i] + 31) / 32 - r->ab[i];
+	}
 	r->count = calloc(nwarps ? nwarps : 1, sizeof *r->count);
 	r->base = calloc(nwarps ? nwarps : 1, sizeof *r->base);
+	r->acount = calloc((size_t)(nwarps ? nwarps : 1) * (r->na + 1), sizeof *r->acount);
 	r->cap = 4096;
 	r->t = calloc(r->cap, sizeof *r->t);
-	if (!r->count || !r->base || !r->t) {
+	if (!r->count || !r->base || !r->t || !r->acount) {
 		gs_reuse_free(r);
 		return NULL;
 	}
@@ -86,6 +108,7 @@ void gs_reuse_free(struct gs_reuse *r)
 		return;
 	free(r->count);
 	free(r->base);
+	free(r->acount);
 	free(r->t);
 	free(r);
 }
@@ -94,6 +117,7 @@ void gs_reuse_begin(struct gs_reuse *r)
 {
 	memset(r->count, 0, r->nwarps * sizeof *r->count);
 	memset(r->base, 0, r->nwarps * sizeof *r->base);
+	memset(r->acount, 0, (size_t)r->nwarps * (r->na + 1) * sizeof *r->acount);
 	memset(r->t, 0, r->cap * sizeof *r->t);
 	r->n = 0;
 }
@@ -124,6 +148,43 @@ static int grow(struct gs_reuse *r)
 	return 0;
 }
 
+/* The bucket of a sector: its allocation's index, or na */
+static size_t bucket(const struct gs_reuse *r, uint64_t sector)
+{
+	size_t lo = 0, hi = r->na;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->ab[mid] <= sector)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && sector - r->ab[lo - 1] < r->as[lo - 1] ? lo - 1 : r->na;
+}
+
+/* Whether a gap of g of the warp's sectors, w warps loading alike, holds
+ * cap sectors or more: per allocation, its share of the warp's loads so
+ * far times g times w, at most its size. */
+static int over(const struct gs_reuse *r, unsigned warp, double g, double w, double cap,
+		double gap)
+{
+	if (g < gap)
+		return 0; /* capping only lowers the count */
+	const uint64_t *a = r->acount + (size_t)warp * (r->na + 1);
+	double all = (double)r->count[warp], live = 0;
+	if (all <= 0)
+		return 1;
+	for (size_t k = 0; k <= r->na; k++) {
+		if (!a[k])
+			continue;
+		double v = (double)a[k] / all * g * w;
+		if (k < r->na && v > (double)r->as[k])
+			v = (double)r->as[k];
+		live += v;
+	}
+	return live >= cap;
+}
+
 int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned i, unsigned u,
 		   int probe_hit, double t, double ready)
 {
@@ -145,19 +206,22 @@ int gs_reuse_touch(struct gs_reuse *r, unsigned warp, uint64_t sector, unsigned 
 	int out = 0;
 	int mine = s->key && s->warp == warp;
 	double g = mine && now > s->at ? (double)(now - s->at) : 0;
+	int l1_gone = mine && over(r, warp, g, r->w_l1, r->cap_l1, r->gap_l1);
 	/* a sector still held brings nothing in: only the others count */
-	if (!mine || g >= r->gap_l1)
+	if (!mine || l1_gone) {
 		r->count[warp]++;
+		r->acount[(size_t)warp * (r->na + 1) + bucket(r, sector)]++;
+	}
 	if (!s->key) {
 		s->key = key;
 		r->n++;
 	} else if (mine && t >= s->ready) {
 		/* (a load issued before the last one's data came joins it in
 		 * flight: the loads of a record unrolled together read it once) */
-		int l1 = probe_hit && g >= r->gap_l1;
+		int l1 = probe_hit && l1_gone;
 		if (l1)
 			out |= GS_REUSE_L1;
-		if ((l1 || !probe_hit) && g >= r->gap_l2)
+		if ((l1 || !probe_hit) && over(r, warp, g, r->w_l2, r->cap_l2, r->gap_l2))
 			out |= GS_REUSE_DRAM;
 	}
 	if (s->warp != warp || t >= s->ready)

@@ -4,6 +4,7 @@
 #ifndef GS_EMU_REUSE_H
 #define GS_EMU_REUSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct gs_reuse;
@@ -12,7 +13,14 @@ struct gs_reuse;
  * sector before, every resident warp of the SM (of the GPU) loading as
  * many, the sector has left the L1 (the L2); they are the launch's.
  * NULL: out of memory. */
-struct gs_reuse *gs_reuse_new(unsigned nwarps, double gap_l1, double gap_l2);
+/* The resident warps that load between a warp's two loads of a sector
+ * (w_l1 on its SM, w_l2 on the GPU), the sectors the L1 and half the L2
+ * hold (cap_l1, cap_l2), and the global allocations [base, base + size)
+ * in bytes, sorted (n of them; more than GS_REUSE_ALLOCS are lumped with
+ * whatever lies outside them). */
+enum { GS_REUSE_ALLOCS = 16 };
+struct gs_reuse *gs_reuse_new(unsigned nwarps, double w_l1, double cap_l1, double w_l2,
+			      double cap_l2, const uint64_t *base, const uint64_t *size, size_t n);
 void gs_reuse_free(struct gs_reuse *r);
 /* A new block: nothing loaded yet. */
 void gs_reuse_begin(struct gs_reuse *r);
