@@ -106,9 +106,9 @@ static void load_fails(const char *text, const char *msg)
 
 START_TEST(test_errors_positioned)
 {
-	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tadd.f16x2 %r1, %r1, %r2;\n"
+	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tfma.rn.relu.f16x2 %r1, %r1, %r2, %r2;\n"
 		   "\tret;\n}\n",
-		   "emulator: unsupported instruction 'add.f16x2' at line 7");
+		   "emulator: unsupported instruction 'fma.rn.relu.f16x2' at line 7");
 	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, ;\n}\n",
 		   "emulator: cannot parse ';' (expected an operand) at line 7");
 	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\n\ttex.1d.v4.f32.s32 %r1, "
@@ -154,8 +154,8 @@ START_TEST(test_errors_positioned)
 	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<3>;\n\tld.global.nc.L2::hint.u32 "
 		   "%r1, [%r2];\n}\n",
 		   "emulator: unsupported instruction 'ld.global.nc.L2::hint.u32' at line 7");
-	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .f16x2 %h<3>;\n}\n",
-		   "emulator: unsupported register type '.f16x2' at line 6");
+	load_fails(HEAD ".visible .entry k()\n{\n\t.reg .b128 %q<3>;\n}\n",
+		   "emulator: unsupported register type '.b128' at line 6");
 	load_fails(HEAD "@ .visible",
 		   "emulator: cannot parse '@' (expected a directive) at line 4");
 }
