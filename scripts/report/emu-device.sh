@@ -17,7 +17,8 @@ dir=${2:?usage: emu-device.sh cpu|model DIR}
 g=${GSEARCH:-build/gsearch}
 mkdir -p "$dir"
 spaces=(spaces/*.space scripts/bench/heldout/*.space scripts/bench/heldout2/*.space
-	scripts/bench/heldout3/*.space scripts/bench/heldout4/*.space)
+	scripts/bench/heldout3/*.space scripts/bench/heldout4/*.space scripts/bench/heldout5/*.space
+	scripts/bench/heldout6/*.space scripts/bench/heldout7/*.space scripts/bench/heldout8/*.space)
 case $mode in
 cpu)
 	rm -f "$dir/matmul-2core.db"*
