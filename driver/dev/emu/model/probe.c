@@ -60,10 +60,6 @@ struct gs_xprobe {
 	struct rdy *ready;   /* nwarps x nreg: each register's value */
 	struct pwarp *pw;    /* each warp's chain */
 	double gap;          /* the cycles between two of its issues (sass.c, at least 1) */
-	/* the entry's machine code has no loop: ptxas unrolled the loops of
-	 * the entry's PTX, [ur0, ur1) (a called function's code is its own) */
-	int unrolled;
-	size_t ur0, ur1;
 	/* A path's length is its cycles t plus its misses nm times dram, the
 	 * DRAM latency beyond L2's: paths are compared by t + nm * dram, as
 	 * if every miss went to DRAM (how many do is known only when the
@@ -215,27 +211,39 @@ static int pair_windows(struct gs_xprobe *p, const struct gs_xctx *x)
 
 static unsigned reg(const struct gs_xprobe *p, uint32_t off);
 
-/* Forward branches ptxas if-converted end no basic block.  Where the
- * entry's machine code keeps fewer forward transfers (sass.c's
- * gs_emu_sass_forward) than its PTX has forward branches, ptxas turned
- * the difference into predicated code, and it takes the shortest skips
- * (a guard over a load, a conditional assignment): so many of the PTX's
- * shortest forward branches issue as ordinary instructions, and the loads
- * after them do not wait at them for the uses before them (life's guarded
- * loads, sass.c).  -1: out of memory. */
+/* The entry's PTX branches that its machine code does not keep end no
+ * basic block: a warp has no branch to wait at there, and ptxas's list
+ * scheduling hoists the loads after them above the uses before them.
+ * Only the entry's own code, [pc0, pc1): a called function's is its own.
+ *   - Where the machine code has no loop, ptxas unrolled every loop: the
+ *     PTX's backward branches are gone (conv11's 11 filter rows).
+ *   - Where it keeps fewer forward transfers (sass.c's
+ *     gs_emu_sass_forward) than the PTX has forward branches, ptxas
+ *     predicated the difference, taking the shortest skips (a guard over
+ *     a load, a conditional assignment): so many of the PTX's shortest
+ *     forward branches are gone (life's guarded loads).
+ * -1: out of memory. */
 static int cmp_skip(const void *a, const void *b)
 {
 	const uint64_t *x = a, *y = b;
 	return *x < *y ? -1 : *x > *y;
 }
 
-static int if_converted(struct gs_xprobe *p, const struct gs_xctx *x)
+static int dropped_branches(struct gs_xprobe *p, const struct gs_xctx *x)
 {
 	if (!x->l->text_bytes)
 		return 0;
+	size_t pc0 = (size_t)x->f->pc0, pc1 = (size_t)x->f->pc1 < p->ncode ? (size_t)x->f->pc1 : p->ncode;
 	size_t n = 0;
-	for (size_t pc = p->ur0; pc < p->ur1 && pc < p->ncode; pc++)
-		n += p->code[pc].op == GS_OP_BRA && p->code[pc].tgt > (int32_t)pc;
+	for (size_t pc = pc0; pc < pc1; pc++) {
+		const struct gs_ins *in = &p->code[pc];
+		if (in->op != GS_OP_BRA || in->tgt < 0)
+			continue;
+		if ((size_t)in->tgt > pc)
+			n++;
+		else if (!x->l->sass_loop_bytes)
+			p->pi[pc].ends = 0;
+	}
 	if (n <= x->l->sass_fwd)
 		return 0;
 	/* (skip << 32 | pc): the shortest first, ties in code order */
@@ -243,7 +251,7 @@ static int if_converted(struct gs_xprobe *p, const struct gs_xctx *x)
 	if (!k)
 		return -1;
 	size_t m = 0;
-	for (size_t pc = p->ur0; pc < p->ur1 && pc < p->ncode; pc++)
+	for (size_t pc = pc0; pc < pc1; pc++)
 		if (p->code[pc].op == GS_OP_BRA && p->code[pc].tgt > (int32_t)pc)
 			k[m++] = (uint64_t)(p->code[pc].tgt - (int32_t)pc) << 32 | pc;
 	qsort(k, m, sizeof(*k), cmp_skip);
@@ -285,11 +293,6 @@ static int decode_all(struct gs_xprobe *p)
 			if (reg(p, r[i]) != UINT32_MAX)
 				q->d[q->nd++] = reg(p, r[i]);
 		q->ends = in->cls == GS_EMU_CTRL || in->cls == GS_EMU_BARRIER;
-		/* a loop ptxas unrolled has no branch for a warp to wait at:
-		 * the next iteration's loads issue ahead of this one's uses */
-		if (p->unrolled && in->op == GS_OP_BRA && in->tgt >= 0 && (size_t)in->tgt <= pc &&
-		    pc >= p->ur0 && pc < p->ur1)
-			q->ends = 0;
 		q->xd = (uint8_t)idiv(in);
 		if (!pf)
 			continue;
@@ -387,9 +390,6 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		p->spread = NULL;
 	}
 	p->gap = x->l->sass_gap > 1 ? x->l->sass_gap : 1;
-	p->unrolled = x->l->text_bytes && !x->l->sass_loop_bytes;
-	p->ur0 = (size_t)x->f->pc0;
-	p->ur1 = (size_t)x->f->pc1;
 	p->bps = x->l->blocks_per_sm > 0 ? (unsigned)x->l->blocks_per_sm : 1;
 	p->ready = calloc((size_t)p->nwarps * p->nreg, sizeof(*p->ready));
 	p->pw = calloc(p->nwarps, sizeof(*p->pw));
@@ -415,7 +415,7 @@ struct gs_xprobe *gs_x_probe_new(const struct gs_xctx *x)
 		gs_x_probe_free(p);
 		return NULL;
 	}
-	if (decode_all(p) < 0 || if_converted(p, x) < 0) {
+	if (decode_all(p) < 0 || dropped_branches(p, x) < 0) {
 		gs_x_probe_free(p);
 		return NULL;
 	}
