@@ -58,12 +58,6 @@ struct gs_compile_out {
  * itself failed or want_cubin was set without a real -arch (message in
  * out->log).  out->log is never NULL afterwards; release out either way. */
 int gs_nvrtc_compile(struct gs_nvrtc *n, const struct gs_compile_in *in, struct gs_compile_out *out);
-/* The --include-path options a kernel file compiles with, malloc'd into
- * out[0..2): its own directory (where it has one) and the toolkit's
- * headers (cuda_fp16.h, ...: $CUDA_HOME/include, else /usr/local/cuda's,
- * where it exists).  Returns how many.  Not part of a variant's key: they
- * say where things are on this host. */
-size_t gs_include_opts(const char *kernel_path, char *out[2]);
 void gs_compile_out_release(struct gs_compile_out *out, size_t nnames);
 
 /* The same compile in a `gsearch compile-server` child, an idle one or one

@@ -1,6 +1,5 @@
 /* variant.c — source, defines and options of one configuration. */
 #include "gen/variant.h"
-#include "gen/gen.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -50,6 +50,13 @@ void gs_source_key_hash(const char *text, size_t len, char hex[33]);
 char *gs_variant_options_text(const struct gs_variant *v);
 void gs_variant_release(struct gs_variant *v);
 
+/* The --include-path options a kernel file compiles with, malloc'd into
+ * out[0..2): its own directory (where it has one) and the toolkit's
+ * headers (cuda_fp16.h, ...: $CUDA_HOME/include, else /usr/local/cuda's,
+ * where it exists).  Returns how many.  Not part of a variant's key: they
+ * say where things are on this host. */
+size_t gs_include_opts(const char *kernel_path, char *out[2]);
+
 /* -D value text of a parameter or let value: ints as decimal, bools 1/0,
  * floats in their shortest form, strings as written. */
 void gs_define_value(struct gs_buf *b, struct gs_value v);
